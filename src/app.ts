@@ -1,0 +1,72 @@
+import cookie from '@fastify/cookie'
+import swagger from '@fastify/swagger'
+import apiReference from '@scalar/fastify-api-reference'
+import Fastify from 'fastify'
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod'
+import type { Deps } from './deps.ts'
+import { registerErrorHandler } from './kit/http/error-handler.ts'
+import { registerIdempotency } from './kit/http/idempotency.ts'
+import { routesFor } from './routes.ts'
+
+/** The HTTP service: every module's routes over one Fastify instance. No listening here. */
+export async function buildApp(deps: Omit<Deps, 'log'>, opts: { logger?: boolean } = {}) {
+  const app = Fastify({
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: deps.config.logLevel,
+            redact: [
+              'req.headers.authorization',
+              'req.headers.cookie',
+              'req.headers["x-csrf-token"]',
+            ],
+          },
+    bodyLimit: 1024 * 1024,
+    trustProxy: deps.config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  registerErrorHandler(app)
+  // JSON in and out (SPEC §1): any other body is a 415.
+  app.removeContentTypeParser('text/plain')
+  await app.register(cookie)
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Vitrine API',
+        version: '1.0.0',
+        description:
+          'Creator commerce for Brazil: products, hosted checkout (PIX, card, boleto), orders, members, webhooks, balances and PIX withdrawals.',
+      },
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'API key created in the dashboard',
+          },
+          session: { type: 'apiKey', in: 'cookie', name: 'vitrine_session' },
+        },
+      },
+      security: [{ apiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+  })
+  await app.register(apiReference, {
+    routePrefix: '/docs',
+    configuration: { title: 'Vitrine API', url: '/openapi.json' },
+  })
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+
+  const fullDeps: Deps = { ...deps, log: app.log }
+  registerIdempotency(app, fullDeps)
+  for (const register of routesFor(deps.config.role)) await register(app, fullDeps)
+  return app
+}

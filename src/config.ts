@@ -1,0 +1,128 @@
+import { z } from 'zod'
+import { parseDuration } from './kit/duration.ts'
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((text, ctx) => {
+      try {
+        return parseDuration(text)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+        return z.NEVER
+      }
+    })
+
+const flag = (fallback: '0' | '1') =>
+  z
+    .enum(['0', '1', 'true', 'false', ''])
+    .default(fallback)
+    .transform((v) => v === '1' || v === 'true')
+
+const EnvSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  BASE_URL: z.string().url().optional(),
+  CHECKOUT_URL: z.string().url().optional(),
+  APP_SECRET: z.string().min(32).optional(),
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  SEED_DEMO: flag('1'),
+  PAYMENT_GATEWAY: z.enum(['sandbox']).default('sandbox'),
+  SANDBOX_WEBHOOK_SECRET: z.string().min(16).optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Vitrine <nao-responda@vitrine.local>'),
+  ALLOW_HTTP_WEBHOOKS: flag('0'),
+  TRUST_PROXY: flag('0'),
+  WEBHOOK_RETRY_BASE_MS: duration('30s'),
+  WEBHOOK_TIMEOUT_MS: duration('10s'),
+  PIX_EXPIRES_AFTER: duration('30m'),
+  CART_RECOVERY_AFTER: duration('1h'),
+  WORKER_POLL_MS: duration('250ms'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+})
+
+export type Config = {
+  env: string
+  port: number
+  host: string
+  role: 'all' | 'api' | 'worker'
+  dataDir: string
+  databaseUrl: string | undefined
+  /** Public address of the API; filled from the real port after listen when not set. */
+  baseUrl: string
+  checkoutUrl: string
+  appSecret: string | undefined
+  admin: { email: string; password: string } | undefined
+  seedDemo: boolean
+  paymentGateway: 'sandbox'
+  sandboxSecret: string | undefined
+  smtpUrl: string | undefined
+  mailFrom: string
+  allowHttpWebhooks: boolean
+  trustProxy: boolean
+  webhookRetryBaseMs: number
+  webhookTimeoutMs: number
+  pixExpiresAfterMs: number
+  cartRecoveryAfterMs: number
+  workerPollMs: number
+  logLevel: string
+  /** True when BASE_URL / CHECKOUT_URL were not given and follow the listening port. */
+  urlsFollowPort: boolean
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
+    throw new Error(`Invalid environment:\n${lines.join('\n')}`)
+  }
+  const e = parsed.data
+  const local = `http://localhost:${e.PORT}`
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    role: e.ROLE,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL || undefined,
+    baseUrl: stripSlash(e.BASE_URL ?? local),
+    checkoutUrl: stripSlash(e.CHECKOUT_URL ?? e.BASE_URL ?? local),
+    appSecret: e.APP_SECRET,
+    admin:
+      e.ADMIN_EMAIL && e.ADMIN_PASSWORD
+        ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }
+        : undefined,
+    seedDemo: e.SEED_DEMO,
+    paymentGateway: e.PAYMENT_GATEWAY,
+    sandboxSecret: e.SANDBOX_WEBHOOK_SECRET,
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    allowHttpWebhooks: e.ALLOW_HTTP_WEBHOOKS,
+    trustProxy: e.TRUST_PROXY,
+    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    pixExpiresAfterMs: e.PIX_EXPIRES_AFTER,
+    cartRecoveryAfterMs: e.CART_RECOVERY_AFTER,
+    workerPollMs: e.WORKER_POLL_MS,
+    logLevel: e.LOG_LEVEL,
+    urlsFollowPort: !e.BASE_URL,
+  }
+}
+
+/** After listening (maybe on an ephemeral port): record it and point default URLs at it. */
+export function bindUrlsToPort(config: Config, port: number): void {
+  config.port = port
+  if (!config.urlsFollowPort) return
+  config.baseUrl = `http://localhost:${port}`
+  config.checkoutUrl = config.baseUrl
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '')
+}

@@ -1,0 +1,16 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from './config.ts'
+import type { Clock } from './kit/clock.ts'
+import type { Database, Db } from './kit/db.ts'
+import type { PaymentGateway } from './modules/payments/gateway.ts'
+
+/** Everything a route, service or worker may need, built once at start. */
+export interface Deps {
+  config: Config
+  database: Database
+  db: Db
+  clock: Clock
+  appSecret: string
+  gateway: PaymentGateway
+  log: FastifyBaseLogger
+}

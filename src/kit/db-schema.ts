@@ -1,0 +1,204 @@
+// Row types of every table, as both drivers return them (int8 → number, timestamptz → Date).
+import type { Generated } from 'kysely'
+
+type Timestamp = Date
+type Json = unknown
+
+export interface DB {
+  settings: { key: string; value: string }
+  users: {
+    id: string
+    name: string
+    email: string
+    password_hash: string | null
+    is_admin: Generated<boolean>
+    created_at: Timestamp
+  }
+  accounts: { id: string; name: string; created_at: Timestamp }
+  account_users: {
+    account_id: string
+    user_id: string
+    role: 'owner' | 'admin'
+    created_at: Timestamp
+  }
+  user_sessions: {
+    token_hash: string
+    user_id: string
+    created_at: Timestamp
+    expires_at: Timestamp
+  }
+  api_keys: {
+    id: string
+    account_id: string
+    created_by: string
+    name: string
+    prefix: string
+    key_hash: string
+    scopes: string[]
+    created_at: Timestamp
+    last_used_at: Timestamp | null
+    revoked_at: Timestamp | null
+  }
+  idempotency_keys: {
+    owner: string
+    key: string
+    request_hash: string
+    response_status: number | null
+    response_body: string | null
+    created_at: Timestamp
+  }
+  products: {
+    id: string
+    account_id: string
+    name: string
+    slug: string
+    billing: 'one_time' | 'recurring'
+    description: string | null
+    success_url: string | null
+    delivery_url: string | null
+    guarantee_days: number
+    status: Generated<'active' | 'archived'>
+    created_at: Timestamp
+    updated_at: Timestamp
+  }
+  plans: {
+    id: string
+    product_id: string
+    name: string
+    price_cents: number
+    interval: 'month' | 'year' | null
+    interval_count: number | null
+    position: number
+    archived_at: Timestamp | null
+    created_at: Timestamp
+  }
+  orders: {
+    id: string
+    account_id: string
+    product_id: string
+    plan_id: string
+    buyer_id: string
+    buyer_email: string
+    buyer_name: string
+    buyer_document: string
+    buyer_phone: string
+    status: OrderStatus
+    amount_cents: number
+    currency: Generated<string>
+    payment_method: PaymentMethod
+    coupon_code: string | null
+    affiliate_id: string | null
+    affiliate_commission_bps: number | null
+    affiliate_commission_cents: number | null
+    subscription_id: string | null
+    paid_at: Timestamp | null
+    refunded_at: Timestamp | null
+    expires_at: Timestamp | null
+    created_at: Timestamp
+    updated_at: Timestamp
+  }
+  charges: {
+    id: string
+    order_id: string
+    gateway: string
+    gateway_charge_id: string
+    method: PaymentMethod
+    amount_cents: number
+    status: 'pending' | 'paid' | 'failed' | 'expired' | 'refunded' | 'chargeback'
+    pix_copy_paste: string | null
+    pix_expires_at: Timestamp | null
+    created_at: Timestamp
+  }
+  payment_callbacks: {
+    id: string
+    gateway: string
+    gateway_event_id: string
+    gateway_charge_id: string
+    action: string
+    outcome: string
+    payload: Json
+    received_at: Timestamp
+  }
+  sandbox_charges: {
+    id: string
+    method: PaymentMethod
+    amount_cents: number
+    status: string
+    reference: string
+    callback_url: string
+    created_at: Timestamp
+  }
+  members: { account_id: string; buyer_id: string; created_at: Timestamp }
+  access_grants: {
+    id: string
+    account_id: string
+    buyer_id: string
+    product_id: string
+    order_id: string
+    status: 'active' | 'revoked'
+    granted_at: Timestamp
+    revoked_at: Timestamp | null
+    revoke_reason: string | null
+  }
+  events: { id: string; account_id: string; type: string; data: Json; created_at: Timestamp }
+  webhook_endpoints: {
+    id: string
+    account_id: string
+    url: string
+    events: string[]
+    secret_sealed: string
+    is_active: Generated<boolean>
+    created_at: Timestamp
+    updated_at: Timestamp
+    deleted_at: Timestamp | null
+  }
+  webhook_deliveries: {
+    id: string
+    event_id: string
+    endpoint_id: string
+    account_id: string
+    status: 'pending' | 'delivered' | 'failed'
+    attempts: Generated<number>
+    next_attempt_at: Timestamp
+    locked_until: Timestamp | null
+    last_status_code: number | null
+    last_error: string | null
+    delivered_at: Timestamp | null
+    created_at: Timestamp
+  }
+  webhook_attempts: {
+    id: string
+    delivery_id: string
+    attempt: number
+    status_code: number | null
+    duration_ms: number
+    error: string | null
+    response_body: string | null
+    created_at: Timestamp
+  }
+  emails: {
+    id: string
+    dedupe_key: string | null
+    to_address: string
+    subject: string
+    text_body: string
+    html_body: string
+    status: 'pending' | 'sent' | 'failed'
+    attempts: Generated<number>
+    next_attempt_at: Timestamp
+    locked_until: Timestamp | null
+    last_error: string | null
+    sent_at: Timestamp | null
+    created_at: Timestamp
+  }
+  login_links: {
+    token_hash: string
+    user_id: string
+    expires_at: Timestamp
+    used_at: Timestamp | null
+    created_at: Timestamp
+  }
+}
+
+export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'chargeback' | 'expired' | 'failed'
+export type PaymentMethod = 'pix' | 'card' | 'boleto'

@@ -1,0 +1,132 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { PGlite } from '@electric-sql/pglite'
+import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely'
+import pg from 'pg'
+import type { DB } from './db-schema.ts'
+
+export type Db = Kysely<DB>
+export type Tx = Transaction<DB>
+/** Either the pool or an open transaction: what repos accept for reads. */
+export type Executor = Db | Tx
+
+export interface Database {
+  db: Db
+  driver: 'pglite' | 'postgres'
+  /** Runs a multi-statement SQL script in one transaction on one connection (migrations). */
+  execInTx(script: string): Promise<void>
+  close(): Promise<void>
+}
+
+const INT8 = 20
+const NUMERIC = 1700
+
+/** int8 as a JS number, refusing values a number cannot hold exactly. */
+function parseInt8(text: string): number {
+  const value = Number(text)
+  if (!Number.isSafeInteger(value)) throw new RangeError(`int8 out of safe range: ${text}`)
+  return value
+}
+
+/**
+ * PGlite (embedded, in `dataDir` or in memory when dataDir is null) unless a
+ * PostgreSQL URL is given. Both return int8 as number and numeric as string.
+ */
+export async function openDatabase(opts: {
+  databaseUrl?: string | undefined
+  dataDir?: string | null
+  poolSize?: number
+}): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+          if (oid === INT8) return parseInt8
+          if (oid === NUMERIC) return (text: string) => text
+          return pg.types.getTypeParser(oid, format)
+        }) as typeof pg.types.getTypeParser,
+      },
+    })
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    return {
+      db,
+      driver: 'postgres',
+      async execInTx(script) {
+        const client = await pool.connect()
+        try {
+          await client.query('BEGIN')
+          await client.query(script)
+          await client.query('COMMIT')
+        } catch (error) {
+          await client.query('ROLLBACK')
+          throw error
+        } finally {
+          client.release()
+        }
+      },
+      close: () => db.destroy(),
+    }
+  }
+  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true })
+  const pglite = await PGlite.create({
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    parsers: { [INT8]: parseInt8, [NUMERIC]: (text: string) => text },
+  })
+  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) })
+  return {
+    db,
+    driver: 'pglite',
+    async execInTx(script) {
+      // Through Kysely's connection so the script waits its turn on the single connection.
+      await db.connection().execute(async () => {
+        await pglite.transaction(async (tx) => {
+          await tx.exec(script)
+        })
+      })
+    },
+    close: () => db.destroy(),
+  }
+}
+
+/** The one way to open a transaction. Services receive `tx` and never commit. */
+export function withTx<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(fn)
+}
+
+const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations')
+// Any constant: serializes migrations when several processes start at once.
+const MIGRATION_LOCK = 'SELECT pg_advisory_xact_lock(727140001);'
+const ALREADY_APPLIED = 'vitrine:already-applied'
+
+/** Applies every migrations/*.sql not yet applied, in name order, each in its own transaction. */
+export async function migrate(database: Database): Promise<string[]> {
+  await database.execInTx(
+    `${MIGRATION_LOCK} CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());`,
+  )
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^[\w.-]+\.sql$/.test(f))
+    .sort()
+  const applied: string[] = []
+  for (const file of files) {
+    const body = readFileSync(join(MIGRATIONS_DIR, file), 'utf8')
+    // Checked again under the lock, so two processes never apply the same file.
+    const script = `${MIGRATION_LOCK}
+      DO $$ BEGIN
+        IF EXISTS (SELECT 1 FROM schema_migrations WHERE name = '${file}') THEN
+          RAISE EXCEPTION '${ALREADY_APPLIED}';
+        END IF;
+      END $$;
+      ${body}
+      ;INSERT INTO schema_migrations (name) VALUES ('${file}');`
+    try {
+      await database.execInTx(script)
+      applied.push(file)
+    } catch (error) {
+      if (!String((error as Error).message).includes(ALREADY_APPLIED)) throw error
+    }
+  }
+  return applied
+}

@@ -1,0 +1,98 @@
+// Optional `Idempotency-Key` on every POST of the API (SPEC §1): the same key and body within
+// 24 h replay the first response; the same key with another body is a 422.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Clock } from '../clock.ts'
+import { sha256Hex } from '../crypto.ts'
+import type { Db } from '../db.ts'
+
+const HEADER = 'idempotency-key'
+const WINDOW_MS = 24 * 3_600_000
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: { owner: string; key: string }
+  }
+}
+
+/** Keys are scoped to the credential that sent them (or shared by anonymous callers). */
+function ownerOf(request: FastifyRequest): string {
+  const credential = request.headers.authorization ?? request.cookies?.vitrine_session
+  return credential ? `cred:${sha256Hex(credential)}` : 'anonymous'
+}
+
+export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+  const { db, clock } = deps
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'POST' || !request.url.startsWith('/api/')) return
+    const key = request.headers[HEADER]
+    if (typeof key !== 'string' || !key) return
+    if (key.length > 255) {
+      return reply.code(400).send({ error: 'Idempotency-Key is too long' })
+    }
+    const owner = ownerOf(request)
+    const requestHash = sha256Hex(`${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    const now = clock.now()
+    const expired = new Date(now.getTime() - WINDOW_MS)
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('owner', '=', owner)
+      .where('key', '=', key)
+      .where('created_at', '<', expired)
+      .execute()
+    const inserted = await db
+      .insertInto('idempotency_keys')
+      .values({ owner, key, request_hash: requestHash, created_at: now })
+      .onConflict((oc) => oc.doNothing())
+      .returning('key')
+      .executeTakeFirst()
+    if (inserted) {
+      request.idempotency = { owner, key }
+      return
+    }
+    const first = await db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('owner', '=', owner)
+      .where('key', '=', key)
+      .executeTakeFirst()
+    if (!first) return reply.code(409).send({ error: 'Idempotency-Key is being reset, retry' })
+    if (first.request_hash !== requestHash) {
+      return reply
+        .code(422)
+        .send({ error: 'Idempotency-Key was already used with a different request' })
+    }
+    if (first.response_status === null) {
+      return reply
+        .code(409)
+        .send({ error: 'A request with this Idempotency-Key is still in progress' })
+    }
+    reply.header('idempotent-replayed', 'true')
+    return reply.code(first.response_status).type('application/json').send(first.response_body)
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const idem = request.idempotency
+    if (!idem) return payload
+    const where = db
+      .updateTable('idempotency_keys')
+      .where('owner', '=', idem.owner)
+      .where('key', '=', idem.key)
+    if (reply.statusCode >= 500) {
+      // A crash is not an answer: let the client retry with the same key.
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('owner', '=', idem.owner)
+        .where('key', '=', idem.key)
+        .execute()
+    } else {
+      await where
+        .set({
+          response_status: reply.statusCode,
+          response_body: typeof payload === 'string' ? payload : null,
+        })
+        .execute()
+    }
+    return payload
+  })
+}

@@ -1,0 +1,80 @@
+// Background work is rows in outbox tables (webhook_deliveries, emails, …) claimed with
+// FOR UPDATE SKIP LOCKED under a lease, so any number of worker processes can share them
+// and a killed worker's rows come back once the lease expires.
+import { sql } from 'kysely'
+import type { Db } from './db.ts'
+
+export interface ClaimOptions {
+  /** An outbox table with id, status, next_attempt_at, locked_until, attempts. */
+  table: 'webhook_deliveries' | 'emails'
+  now: Date
+  limit: number
+  leaseMs: number
+}
+
+/** Leases up to `limit` due rows and returns their ids; `attempts` counts the claim. */
+export async function claimDue(db: Db, opts: ClaimOptions): Promise<string[]> {
+  const table = sql.table(opts.table)
+  const leaseUntil = new Date(opts.now.getTime() + opts.leaseMs)
+  const result = await sql<{ id: string }>`
+    UPDATE ${table} SET locked_until = ${leaseUntil}, attempts = attempts + 1
+    WHERE id IN (
+      SELECT id FROM ${table}
+      WHERE status = 'pending' AND next_attempt_at <= ${opts.now}
+        AND (locked_until IS NULL OR locked_until <= ${opts.now})
+      ORDER BY next_attempt_at
+      LIMIT ${opts.limit}
+      FOR UPDATE SKIP LOCKED
+    )
+    RETURNING id`.execute(db)
+  return result.rows.map((r) => r.id)
+}
+
+export interface Poller {
+  /** Runs one pass now (tests, and to skip the wait after new work is written). */
+  kick(): void
+  stop(): Promise<void>
+}
+
+/**
+ * Calls `pass` in a loop: again at once while it finds work, otherwise after `intervalMs`.
+ * A failing pass is logged and retried on the next tick; it never kills the process.
+ */
+export function startPoller(opts: {
+  name: string
+  intervalMs: number
+  pass: () => Promise<number>
+  onError: (error: unknown) => void
+}): Poller {
+  let stopped = false
+  let timer: NodeJS.Timeout | null = null
+  let wake: (() => void) | null = null
+  const loop = (async () => {
+    while (!stopped) {
+      let found = 0
+      try {
+        found = await opts.pass()
+      } catch (error) {
+        opts.onError(error)
+      }
+      if (found > 0 || stopped) continue
+      await new Promise<void>((resolve) => {
+        wake = resolve
+        timer = setTimeout(resolve, opts.intervalMs)
+      })
+      wake = null
+    }
+  })()
+  return {
+    kick() {
+      if (timer) clearTimeout(timer)
+      wake?.()
+    },
+    async stop() {
+      stopped = true
+      if (timer) clearTimeout(timer)
+      wake?.()
+      await loop
+    },
+  }
+}

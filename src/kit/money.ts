@@ -1,0 +1,78 @@
+// Money is integer centavos inside. Rounding is decided here and only here.
+
+export type Cents = number
+
+/** BRL from the API (a JSON number, at most two decimals) to centavos. */
+export function toCents(brl: number): Cents {
+  if (typeof brl !== 'number' || !Number.isFinite(brl) || brl < 0) {
+    throw new RangeError('Amount must be a non-negative number')
+  }
+  const cents = Math.round(brl * 100)
+  // Reject 10.001 but accept float noise such as 0.1 + 0.2.
+  if (Math.abs(cents - brl * 100) > 1e-6 * Math.max(1, brl)) {
+    throw new RangeError('Amount has more than two decimals')
+  }
+  if (!Number.isSafeInteger(cents)) throw new RangeError('Amount is too large')
+  return cents
+}
+
+/** True when `brl` is a valid API amount (non-negative, at most two decimals). */
+export function isBrlAmount(brl: unknown): brl is number {
+  if (typeof brl !== 'number') return false
+  try {
+    toCents(brl)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Centavos to the API's JSON number in BRL. */
+export function toBrl(cents: Cents): number {
+  return cents / 100
+}
+
+/** "1234.5" style decimal for BR Code and boleto fields: two decimals, dot separator. */
+export function formatDecimal(cents: Cents): string {
+  const sign = cents < 0 ? '-' : ''
+  const abs = Math.abs(cents)
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
+}
+
+/** Display for buyers and creators: "R$ 1.234,56". */
+export function formatBrl(cents: Cents): string {
+  const sign = cents < 0 ? '-' : ''
+  const abs = Math.abs(cents)
+  const reais = Math.floor(abs / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.')
+  return `${sign}R$ ${reais},${String(abs % 100).padStart(2, '0')}`
+}
+
+/**
+ * A share of an amount in basis points (1% = 100 bps), rounded half up to the centavo.
+ * Integer arithmetic only: amount × bps / 10000 with the remainder compared to half.
+ */
+export function percentOf(amount: Cents, basisPoints: number): Cents {
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError('amount must be centavos')
+  if (!Number.isInteger(basisPoints) || basisPoints < 0 || basisPoints > 10_000) {
+    throw new RangeError('basis points must be 0..10000')
+  }
+  const product = BigInt(amount) * BigInt(basisPoints)
+  const whole = product / 10_000n
+  const rest = product % 10_000n
+  return Number(rest * 2n >= 10_000n ? whole + 1n : whole)
+}
+
+/** Percent with up to two decimals (e.g. 12.5) to basis points (1250). */
+export function percentToBasisPoints(percent: number): number {
+  const bps = Math.round(percent * 100)
+  if (Math.abs(bps - percent * 100) > 1e-6 || bps < 0 || bps > 10_000) {
+    throw new RangeError('percent must be 0..100 with at most two decimals')
+  }
+  return bps
+}
+
+export function basisPointsToPercent(bps: number): number {
+  return bps / 100
+}

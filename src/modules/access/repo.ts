@@ -1,0 +1,96 @@
+import type { Insertable } from 'kysely'
+import type { Executor } from '../../kit/db.ts'
+import type { DB } from '../../kit/db-schema.ts'
+
+export const accessRepo = {
+  /** One access per order (unique index): a repeated grant returns undefined. */
+  insertGrant(db: Executor, row: Insertable<DB['access_grants']>) {
+    return db
+      .insertInto('access_grants')
+      .values(row)
+      .onConflict((oc) => oc.column('order_id').doNothing())
+      .returningAll()
+      .executeTakeFirst()
+  },
+
+  /** Returns the row only when the buyer became a member of the account just now. */
+  insertMember(db: Executor, row: Insertable<DB['members']>) {
+    return db
+      .insertInto('members')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst()
+  },
+
+  listMembers(db: Executor, accountId: string, window: { offset: number; take: number }) {
+    return db
+      .selectFrom('members')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .orderBy('buyer_id', 'desc')
+      .offset(window.offset)
+      .limit(window.take)
+      .execute()
+  },
+
+  findMember(db: Executor, accountId: string, buyerId: string) {
+    return db
+      .selectFrom('members')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('buyer_id', '=', buyerId)
+      .executeTakeFirst()
+  },
+
+  grantsOf(db: Executor, accountId: string, buyerIds: string[]) {
+    if (!buyerIds.length) return Promise.resolve([])
+    return db
+      .selectFrom('access_grants')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('buyer_id', 'in', buyerIds)
+      .orderBy('granted_at')
+      .execute()
+  },
+
+  revoke(
+    db: Executor,
+    accountId: string,
+    buyerId: string,
+    accessId: string,
+    reason: string,
+    now: Date,
+  ) {
+    return db
+      .updateTable('access_grants')
+      .set({ status: 'revoked', revoked_at: now, revoke_reason: reason })
+      .where('id', '=', accessId)
+      .where('account_id', '=', accountId)
+      .where('buyer_id', '=', buyerId)
+      .where('status', '=', 'active')
+      .returningAll()
+      .executeTakeFirst()
+  },
+
+  findGrant(db: Executor, accountId: string, buyerId: string, accessId: string) {
+    return db
+      .selectFrom('access_grants')
+      .selectAll()
+      .where('id', '=', accessId)
+      .where('account_id', '=', accountId)
+      .where('buyer_id', '=', buyerId)
+      .executeTakeFirst()
+  },
+
+  activeProductsOf(db: Executor, buyerId: string) {
+    return db
+      .selectFrom('access_grants')
+      .select(['product_id', 'order_id', 'granted_at'])
+      .where('buyer_id', '=', buyerId)
+      .where('status', '=', 'active')
+      .orderBy('granted_at', 'desc')
+      .execute()
+  },
+}

@@ -1,0 +1,155 @@
+import type { Insertable } from 'kysely'
+import type { Executor } from '../../kit/db.ts'
+import type { DB } from '../../kit/db-schema.ts'
+
+export const accountsRepo = {
+  findUserByEmail(db: Executor, email: string) {
+    return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
+  },
+
+  findUserById(db: Executor, id: string) {
+    return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+  },
+
+  /** Inserts unless the e-mail exists; returns the row either way (race-safe). */
+  async upsertUserByEmail(db: Executor, user: Insertable<DB['users']>) {
+    await db
+      .insertInto('users')
+      .values(user)
+      .onConflict((oc) => oc.column('email').doNothing())
+      .execute()
+    return db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', user.email)
+      .executeTakeFirstOrThrow()
+  },
+
+  insertUser(db: Executor, user: Insertable<DB['users']>) {
+    return db
+      .insertInto('users')
+      .values(user)
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returningAll()
+      .executeTakeFirst()
+  },
+
+  updateUser(
+    db: Executor,
+    id: string,
+    patch: { name?: string; password_hash?: string; is_admin?: boolean },
+  ) {
+    return db.updateTable('users').set(patch).where('id', '=', id).execute()
+  },
+
+  insertAccount(db: Executor, account: Insertable<DB['accounts']>) {
+    return db.insertInto('accounts').values(account).execute()
+  },
+
+  addAccountUser(db: Executor, row: Insertable<DB['account_users']>) {
+    return db
+      .insertInto('account_users')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .execute()
+  },
+
+  accountsOfUser(db: Executor, userId: string) {
+    return db
+      .selectFrom('account_users')
+      .innerJoin('accounts', 'accounts.id', 'account_users.account_id')
+      .select(['accounts.id', 'accounts.name', 'account_users.role', 'account_users.created_at'])
+      .where('account_users.user_id', '=', userId)
+      .orderBy('account_users.created_at')
+      .orderBy('accounts.id')
+      .execute()
+  },
+
+  insertSession(db: Executor, row: Insertable<DB['user_sessions']>) {
+    return db.insertInto('user_sessions').values(row).execute()
+  },
+
+  findLiveSession(db: Executor, tokenHash: string, now: Date) {
+    return db
+      .selectFrom('user_sessions')
+      .innerJoin('users', 'users.id', 'user_sessions.user_id')
+      .select(['users.id as user_id', 'users.is_admin', 'user_sessions.token_hash'])
+      .where('user_sessions.token_hash', '=', tokenHash)
+      .where('user_sessions.expires_at', '>', now)
+      .executeTakeFirst()
+  },
+
+  deleteSession(db: Executor, tokenHash: string) {
+    return db.deleteFrom('user_sessions').where('token_hash', '=', tokenHash).execute()
+  },
+
+  insertApiKey(db: Executor, row: Insertable<DB['api_keys']>) {
+    return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow()
+  },
+
+  findLiveApiKey(db: Executor, keyHash: string) {
+    return db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.id', 'api_keys.created_by')
+      .select([
+        'api_keys.id',
+        'api_keys.key_hash',
+        'api_keys.account_id',
+        'api_keys.scopes',
+        'api_keys.created_by',
+        'api_keys.last_used_at',
+        'users.is_admin',
+      ])
+      .where('api_keys.key_hash', '=', keyHash)
+      .where('api_keys.revoked_at', 'is', null)
+      .executeTakeFirst()
+  },
+
+  touchApiKey(db: Executor, id: string, now: Date) {
+    return db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute()
+  },
+
+  listApiKeys(db: Executor, accountId: string) {
+    return db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .execute()
+  },
+
+  revokeApiKey(db: Executor, accountId: string, id: string, now: Date) {
+    return db
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst()
+  },
+
+  findUsersByIds(db: Executor, ids: string[]) {
+    if (!ids.length) return Promise.resolve([])
+    return db
+      .selectFrom('users')
+      .select(['id', 'name', 'email', 'created_at'])
+      .where('id', 'in', ids)
+      .execute()
+  },
+
+  insertLoginLink(db: Executor, row: Insertable<DB['login_links']>) {
+    return db.insertInto('login_links').values(row).execute()
+  },
+
+  useLoginLink(db: Executor, tokenHash: string, now: Date) {
+    return db
+      .updateTable('login_links')
+      .set({ used_at: now })
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('user_id')
+      .executeTakeFirst()
+  },
+}

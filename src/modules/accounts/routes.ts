@@ -1,0 +1,171 @@
+import { z } from 'zod'
+import { withTx } from '../../kit/db.ts'
+import {
+  CSRF_COOKIE,
+  clearSessionCookies,
+  requireAccountId,
+  requireSession,
+  requireUser,
+  SESSION_COOKIE,
+  setSessionCookies,
+} from '../../kit/http/auth.ts'
+import type { RouteModule } from '../../routes.ts'
+import {
+  AccountParams,
+  ApiKeyOut,
+  ApiKeyParams,
+  CreateApiKeyBody,
+  LoginBody,
+  MeOut,
+  SessionOut,
+  SignupBody,
+} from './schema.ts'
+import * as accounts from './service.ts'
+
+const tags = ['accounts']
+
+function apiKeyOut(row: {
+  id: string
+  name: string
+  prefix: string
+  scopes: string[]
+  created_at: Date
+  last_used_at: Date | null
+}) {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    created_at: row.created_at.toISOString(),
+    last_used_at: row.last_used_at?.toISOString() ?? null,
+  }
+}
+
+export const accountRoutes: RouteModule = (app, deps) => {
+  app.decorate('authResolver', accounts.authResolver(deps))
+  const cookies = { secure: deps.config.baseUrl.startsWith('https://') }
+
+  app.post(
+    '/api/auth/signup',
+    { schema: { tags, security: [], body: SignupBody, response: { 201: SessionOut } } },
+    async (request, reply) => {
+      const { user, account, session } = await withTx(deps.db, async (tx) => {
+        const created = await accounts.signup(tx, deps, request.body)
+        return { ...created, session: await accounts.createSession(tx, deps, created.user.id) }
+      })
+      setSessionCookies(reply, session, cookies)
+      return reply.code(201).send({
+        user: { id: user.id, name: user.name, email: user.email },
+        account: { id: account.id, name: account.name },
+        csrf_token: session.csrfToken,
+      })
+    },
+  )
+
+  app.post(
+    '/api/auth/login',
+    { schema: { tags, security: [], body: LoginBody, response: { 200: SessionOut } } },
+    async (request, reply) => {
+      const user = await accounts.login(deps.db, request.body)
+      const session = await accounts.createSession(deps.db, deps, user.id)
+      setSessionCookies(reply, session, cookies)
+      return {
+        user: { id: user.id, name: user.name, email: user.email },
+        csrf_token: session.csrfToken,
+      }
+    },
+  )
+
+  app.post('/api/auth/logout', { schema: { tags } }, async (request, reply) => {
+    const token = request.cookies[SESSION_COOKIE]
+    if (token) {
+      await requireSession(request)
+      await accounts.endSession(deps.db, token)
+    }
+    clearSessionCookies(reply)
+    return reply.code(204).send()
+  })
+
+  app.get(
+    '/api/auth/csrf',
+    {
+      schema: {
+        tags,
+        security: [{ session: [] }],
+        response: { 200: z.object({ csrf_token: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request)
+      reply.setCookie(CSRF_COOKIE, session.csrfToken, {
+        path: '/',
+        sameSite: 'lax',
+        secure: cookies.secure,
+      })
+      return { csrf_token: session.csrfToken }
+    },
+  )
+
+  app.get('/api/me', { schema: { tags, response: { 200: MeOut } } }, async (request) => {
+    const actor = await requireUser(request)
+    return accounts.describeUser(deps.db, actor.userId)
+  })
+
+  app.post(
+    '/api/accounts/:account_id/api-keys',
+    {
+      schema: {
+        tags,
+        security: [{ session: [] }],
+        params: AccountParams,
+        body: CreateApiKeyBody,
+        response: { 201: z.object({ data: ApiKeyOut, key: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireSession(request)
+      const actor = await requireAccountId(request, request.params.account_id, 'write:api_keys')
+      const { row, key } = await withTx(deps.db, (tx) =>
+        accounts.createApiKey(tx, deps, {
+          accountId: actor.accountId,
+          userId: session.userId,
+          name: request.body.name,
+          scopes: request.body.scopes,
+        }),
+      )
+      return reply.code(201).send({ data: apiKeyOut(row), key })
+    },
+  )
+
+  app.get(
+    '/api/accounts/:account_id/api-keys',
+    {
+      schema: {
+        tags,
+        security: [{ session: [] }],
+        params: AccountParams,
+        response: { 200: z.object({ data: z.array(ApiKeyOut) }) },
+      },
+    },
+    async (request) => {
+      await requireSession(request)
+      const actor = await requireAccountId(request, request.params.account_id, 'read:api_keys')
+      const rows = await accounts.listApiKeys(deps.db, actor.accountId)
+      return { data: rows.map(apiKeyOut) }
+    },
+  )
+
+  app.delete(
+    '/api/accounts/:account_id/api-keys/:key_id',
+    { schema: { tags, security: [{ session: [] }], params: ApiKeyParams } },
+    async (request, reply) => {
+      await requireSession(request)
+      const actor = await requireAccountId(request, request.params.account_id, 'write:api_keys')
+      await withTx(deps.db, (tx) =>
+        accounts.revokeApiKey(tx, deps, actor.accountId, request.params.key_id),
+      )
+      return reply.code(204).send()
+    },
+  )
+}

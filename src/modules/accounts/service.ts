@@ -1,0 +1,226 @@
+import type { Deps } from '../../deps.ts'
+import {
+  deriveKey,
+  hashPassword,
+  hmacHex,
+  randomToken,
+  safeEqual,
+  sha256Hex,
+  verifyPassword,
+} from '../../kit/crypto.ts'
+import type { Executor, Tx } from '../../kit/db.ts'
+import { Conflict, NotFound, Unauthorized } from '../../kit/errors.ts'
+import type { AuthResolver } from '../../kit/http/auth.ts'
+import { uuidv7 } from '../../kit/ids.ts'
+import { accountsRepo as repo } from './repo.ts'
+import type { Scope } from './schema.ts'
+
+type Ctx = Pick<Deps, 'clock' | 'appSecret'>
+
+const SESSION_DAYS = 30
+const API_KEY_PREFIX = 'vt_'
+// Skips a write per request; "last used" to the minute is enough.
+const TOUCH_EVERY_MS = 60_000
+
+export function csrfTokenFor(ctx: Ctx, sessionTokenHash: string): string {
+  return hmacHex(deriveKey(ctx.appSecret, 'csrf'), sessionTokenHash)
+}
+
+export async function signup(
+  tx: Tx,
+  ctx: Ctx,
+  input: { name: string; email: string; password: string },
+) {
+  const now = ctx.clock.now()
+  const user = await repo.insertUser(tx, {
+    id: uuidv7(now.getTime()),
+    name: input.name,
+    email: input.email,
+    password_hash: await hashPassword(input.password),
+    created_at: now,
+  })
+  if (!user) throw new Conflict('E-mail já cadastrado')
+  const account = await createAccountFor(tx, ctx, user.id, input.name)
+  return { user, account }
+}
+
+export async function createAccountFor(tx: Tx, ctx: Ctx, userId: string, name: string) {
+  const now = ctx.clock.now()
+  const account = { id: uuidv7(now.getTime()), name, created_at: now }
+  await repo.insertAccount(tx, account)
+  await repo.addAccountUser(tx, {
+    account_id: account.id,
+    user_id: userId,
+    role: 'owner',
+    created_at: now,
+  })
+  return account
+}
+
+export async function login(db: Executor, input: { email: string; password: string }) {
+  const user = await repo.findUserByEmail(db, input.email)
+  // Hash anyway when the user is unknown, so timing does not reveal which e-mails exist.
+  const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH)
+  if (!user?.password_hash || !ok) throw new Unauthorized()
+  return user
+}
+const DUMMY_HASH = await hashPassword(randomToken(16))
+
+export async function createSession(tx: Executor, ctx: Ctx, userId: string) {
+  const token = randomToken(32)
+  const tokenHash = sha256Hex(token)
+  const now = ctx.clock.now()
+  const maxAgeSeconds = SESSION_DAYS * 86_400
+  await repo.insertSession(tx, {
+    token_hash: tokenHash,
+    user_id: userId,
+    created_at: now,
+    expires_at: new Date(now.getTime() + maxAgeSeconds * 1000),
+  })
+  return { token, csrfToken: csrfTokenFor(ctx, tokenHash), maxAgeSeconds }
+}
+
+export function endSession(db: Executor, token: string) {
+  return repo.deleteSession(db, sha256Hex(token))
+}
+
+export async function describeUser(db: Executor, userId: string) {
+  const user = await repo.findUserById(db, userId)
+  if (!user) throw new NotFound('User not found')
+  const accounts = await repo.accountsOfUser(db, userId)
+  return {
+    user: { id: user.id, name: user.name, email: user.email, is_admin: user.is_admin },
+    accounts: accounts.map((a) => ({ id: a.id, name: a.name, role: a.role })),
+  }
+}
+
+/** ADMIN_EMAIL / ADMIN_PASSWORD at start: create or update the platform admin. */
+export async function ensureAdmin(tx: Tx, ctx: Ctx, input: { email: string; password: string }) {
+  const email = input.email.trim().toLowerCase()
+  const now = ctx.clock.now()
+  const user = await repo.upsertUserByEmail(tx, {
+    id: uuidv7(now.getTime()),
+    name: 'Administrador',
+    email,
+    created_at: now,
+  })
+  await repo.updateUser(tx, user.id, {
+    password_hash: await hashPassword(input.password),
+    is_admin: true,
+  })
+  if ((await repo.accountsOfUser(tx, user.id)).length === 0) {
+    await createAccountFor(tx, ctx, user.id, 'Vitrine')
+  }
+  return user
+}
+
+/**
+ * The buyer of a checkout: an existing user by e-mail, or a new one without a password
+ * (they log in to the members area by e-mailed link). `created` tells the caller to send
+ * the access e-mail.
+ */
+export async function ensureBuyer(tx: Tx, ctx: Ctx, input: { name: string; email: string }) {
+  const now = ctx.clock.now()
+  const created = await repo.insertUser(tx, {
+    id: uuidv7(now.getTime()),
+    name: input.name,
+    email: input.email,
+    created_at: now,
+  })
+  if (created) return { user: created, created: true }
+  const existing = await repo.findUserByEmail(tx, input.email)
+  if (!existing) throw new Error('buyer vanished between insert and select')
+  return { user: existing, created: false }
+}
+
+export async function createApiKey(
+  tx: Tx,
+  ctx: Ctx,
+  input: { accountId: string; userId: string; name: string; scopes: Scope[] },
+) {
+  const key = `${API_KEY_PREFIX}${randomToken(32)}`
+  const now = ctx.clock.now()
+  const row = await repo.insertApiKey(tx, {
+    id: uuidv7(now.getTime()),
+    account_id: input.accountId,
+    created_by: input.userId,
+    name: input.name,
+    prefix: key.slice(0, API_KEY_PREFIX.length + 8),
+    key_hash: sha256Hex(key),
+    scopes: [...new Set(input.scopes)],
+    created_at: now,
+  })
+  return { row, key }
+}
+
+export const listApiKeys = (db: Executor, accountId: string) => repo.listApiKeys(db, accountId)
+
+export async function revokeApiKey(tx: Tx, ctx: Ctx, accountId: string, keyId: string) {
+  const result = await repo.revokeApiKey(tx, accountId, keyId, ctx.clock.now())
+  if (!result.numUpdatedRows) throw new NotFound('API key not found')
+}
+
+/** How the HTTP kit turns a bearer key or a session cookie into an identity. */
+export function authResolver(deps: Pick<Deps, 'db' | 'clock' | 'appSecret'>): AuthResolver {
+  return {
+    async byApiKey(raw) {
+      if (!raw.startsWith(API_KEY_PREFIX)) return null
+      const hash = sha256Hex(raw)
+      const key = await repo.findLiveApiKey(deps.db, hash)
+      if (!key || !safeEqual(key.key_hash, hash)) return null
+      const now = deps.clock.now()
+      if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > TOUCH_EVERY_MS) {
+        await repo.touchApiKey(deps.db, key.id, now)
+      }
+      return {
+        keyId: key.id,
+        userId: key.created_by,
+        accountId: key.account_id,
+        scopes: key.scopes,
+        isAdmin: key.is_admin,
+      }
+    },
+    async bySession(raw) {
+      const hash = sha256Hex(raw)
+      const session = await repo.findLiveSession(deps.db, hash, deps.clock.now())
+      if (!session) return null
+      const accounts = await repo.accountsOfUser(deps.db, session.user_id)
+      return {
+        userId: session.user_id,
+        isAdmin: session.is_admin,
+        accountIds: accounts.map((a) => a.id),
+        csrfToken: csrfTokenFor(deps, hash),
+      }
+    },
+  }
+}
+
+/** Names and e-mails of users, for other modules' listings (members). */
+export async function usersByIds(db: Executor, ids: string[]) {
+  const rows = await repo.findUsersByIds(db, ids)
+  return new Map(rows.map((u) => [u.id, u]))
+}
+
+/** A one-time log-in link for the members area (access e-mail). */
+export async function createLoginLink(
+  tx: Tx,
+  ctx: Ctx & { config: { baseUrl: string } },
+  userId: string,
+) {
+  const token = randomToken(32)
+  const now = ctx.clock.now()
+  await repo.insertLoginLink(tx, {
+    token_hash: sha256Hex(token),
+    user_id: userId,
+    created_at: now,
+    expires_at: new Date(now.getTime() + LOGIN_LINK_DAYS * 86_400_000),
+  })
+  return `${ctx.config.baseUrl}/members/login?token=${token}`
+}
+const LOGIN_LINK_DAYS = 7
+
+/** Spends a log-in link once; returns the user id or null. */
+export async function consumeLoginLink(tx: Tx, ctx: Ctx, token: string) {
+  const row = await repo.useLoginLink(tx, sha256Hex(token), ctx.clock.now())
+  return row?.user_id ?? null
+}

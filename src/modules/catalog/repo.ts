@@ -1,0 +1,114 @@
+import type { Insertable, Updateable } from 'kysely'
+import type { Executor } from '../../kit/db.ts'
+import type { DB } from '../../kit/db-schema.ts'
+
+export type ProductRow = DB['products'] & { status: 'active' | 'archived' }
+export type PlanRow = DB['plans']
+
+export const catalogRepo = {
+  insertProduct(db: Executor, row: Insertable<DB['products']>) {
+    return db
+      .insertInto('products')
+      .values(row)
+      .onConflict((oc) => oc.column('slug').doNothing())
+      .returningAll()
+      .executeTakeFirst()
+  },
+
+  insertPlans(db: Executor, rows: Insertable<DB['plans']>[]) {
+    return db.insertInto('plans').values(rows).returningAll().execute()
+  },
+
+  updatePlan(db: Executor, productId: string, id: string, patch: Updateable<DB['plans']>) {
+    return db
+      .updateTable('plans')
+      .set(patch)
+      .where('id', '=', id)
+      .where('product_id', '=', productId)
+      .execute()
+  },
+
+  archivePlansExcept(db: Executor, productId: string, keepIds: string[], now: Date) {
+    let query = db
+      .updateTable('plans')
+      .set({ archived_at: now })
+      .where('product_id', '=', productId)
+      .where('archived_at', 'is', null)
+    if (keepIds.length) query = query.where('id', 'not in', keepIds)
+    return query.execute()
+  },
+
+  updateProduct(db: Executor, accountId: string, id: string, patch: Updateable<DB['products']>) {
+    return db
+      .updateTable('products')
+      .set(patch)
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .returningAll()
+      .executeTakeFirst()
+  },
+
+  findProduct(db: Executor, accountId: string, id: string) {
+    return db
+      .selectFrom('products')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst()
+  },
+
+  /** Any account's product: for the public checkout. */
+  findPublicProduct(db: Executor, id: string) {
+    return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst()
+  },
+
+  findProductBySlug(db: Executor, slug: string) {
+    return db.selectFrom('products').selectAll().where('slug', '=', slug).executeTakeFirst()
+  },
+
+  listProducts(db: Executor, accountId: string, window: { offset: number; take: number }) {
+    return db
+      .selectFrom('products')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(window.offset)
+      .limit(window.take)
+      .execute()
+  },
+
+  /** Live plans of several products, in display order. */
+  plansOf(db: Executor, productIds: string[]) {
+    if (!productIds.length) return Promise.resolve([] as PlanRow[])
+    return db
+      .selectFrom('plans')
+      .selectAll()
+      .where('product_id', 'in', productIds)
+      .where('archived_at', 'is', null)
+      .orderBy('position')
+      .execute()
+  },
+
+  findPlan(db: Executor, productId: string, planId: string) {
+    return db
+      .selectFrom('plans')
+      .selectAll()
+      .where('id', '=', planId)
+      .where('product_id', '=', productId)
+      .where('archived_at', 'is', null)
+      .executeTakeFirst()
+  },
+
+  deleteProduct(db: Executor, accountId: string, id: string) {
+    return db
+      .deleteFrom('products')
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst()
+  },
+
+  deletePlansOf(db: Executor, productId: string) {
+    return db.deleteFrom('plans').where('product_id', '=', productId).execute()
+  },
+}

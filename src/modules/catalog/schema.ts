@@ -1,0 +1,64 @@
+import { z } from 'zod'
+import { Brl } from '../../kit/http/schemas.ts'
+
+const url = z.url({ protocol: /^https?$/ }).max(2000)
+
+export const PlanIn = z.object({
+  name: z.string().trim().min(1).max(120),
+  price: Brl,
+  interval: z.enum(['month', 'year']).optional(),
+  interval_count: z.number().int().min(1).max(12).optional(),
+})
+
+export const CreateProductBody = z.object({
+  name: z.string().trim().min(1).max(200),
+  slug: z.string().regex(/^[a-z0-9-]{3,64}$/, 'slug: 3 a 64 caracteres a-z, 0-9 ou hífen'),
+  billing: z.enum(['one_time', 'recurring']),
+  description: z.string().max(10_000).optional(),
+  success_url: url.optional(),
+  delivery_url: url.optional(),
+  guarantee_days: z.number().int().min(0).max(365).optional(),
+  plans: z.array(PlanIn).min(1).max(20),
+})
+export type CreateProductInput = z.infer<typeof CreateProductBody>
+
+export const PatchProductBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    description: z.string().max(10_000).nullable(),
+    success_url: url.nullable(),
+    delivery_url: url.nullable(),
+    guarantee_days: z.number().int().min(0).max(365),
+    status: z.enum(['active', 'archived']),
+    /** Plans with an id are updated; without one, added; plans left out are archived. */
+    plans: z
+      .array(PlanIn.extend({ id: z.uuid().optional() }))
+      .min(1)
+      .max(20),
+  })
+  .partial()
+export type PatchProductInput = z.infer<typeof PatchProductBody>
+
+export const PlanOut = z.object({
+  id: z.string(),
+  name: z.string(),
+  price: z.number(),
+  interval: z.enum(['month', 'year']).nullable(),
+  interval_count: z.number().nullable(),
+})
+
+export const ProductOut = z.object({
+  id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  billing: z.enum(['one_time', 'recurring']),
+  description: z.string().nullable(),
+  success_url: z.string().nullable(),
+  delivery_url: z.string().nullable(),
+  guarantee_days: z.number(),
+  status: z.enum(['active', 'archived']),
+  plans: z.array(PlanOut),
+  checkout_url: z.string(),
+  created_at: z.string(),
+})
+export type ProductOut = z.infer<typeof ProductOut>

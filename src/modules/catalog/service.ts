@@ -1,0 +1,180 @@
+import type { Config } from '../../config.ts'
+import type { Clock } from '../../kit/clock.ts'
+import type { Executor, Tx } from '../../kit/db.ts'
+import { BadRequest, Conflict, NotFound } from '../../kit/errors.ts'
+import { type PageQuery, pageWindow, toPage } from '../../kit/http/pagination.ts'
+import { iso } from '../../kit/http/schemas.ts'
+import { uuidv7 } from '../../kit/ids.ts'
+import { toBrl, toCents } from '../../kit/money.ts'
+import { hasOrdersForProduct } from '../orders/service.ts'
+import { type PlanRow, type ProductRow, catalogRepo as repo } from './repo.ts'
+import type { CreateProductInput, PatchProductInput, ProductOut } from './schema.ts'
+
+type Ctx = { clock: Clock; config: Pick<Config, 'checkoutUrl'> }
+type PlanInput = CreateProductInput['plans'][number]
+
+/** Recurring plans bill every `interval_count` months or years; one-time plans have no interval. */
+function planFields(billing: 'one_time' | 'recurring', plan: PlanInput) {
+  if (billing === 'one_time') {
+    if (plan.interval || plan.interval_count) {
+      throw new BadRequest('Planos de produto avulso (one_time) não têm intervalo')
+    }
+    return {
+      name: plan.name,
+      price_cents: toCents(plan.price),
+      interval: null,
+      interval_count: null,
+    }
+  }
+  return {
+    name: plan.name,
+    price_cents: toCents(plan.price),
+    interval: plan.interval ?? 'month',
+    interval_count: plan.interval_count ?? 1,
+  }
+}
+
+export function productOut(ctx: Ctx, product: ProductRow, plans: PlanRow[]): ProductOut {
+  return {
+    id: product.id,
+    name: product.name,
+    slug: product.slug,
+    billing: product.billing,
+    description: product.description,
+    success_url: product.success_url,
+    delivery_url: product.delivery_url,
+    guarantee_days: product.guarantee_days,
+    status: product.status,
+    plans: plans
+      .filter((p) => p.product_id === product.id)
+      .map((p) => ({
+        id: p.id,
+        name: p.name,
+        price: toBrl(p.price_cents),
+        interval: p.interval,
+        interval_count: p.interval_count,
+      })),
+    checkout_url: `${ctx.config.checkoutUrl}/checkout/${product.slug}`,
+    created_at: iso(product.created_at)!,
+  }
+}
+
+export async function createProduct(
+  tx: Tx,
+  ctx: Ctx,
+  accountId: string,
+  input: CreateProductInput,
+) {
+  const now = ctx.clock.now()
+  const plans = input.plans.map((plan) => planFields(input.billing, plan))
+  const product = (await repo.insertProduct(tx, {
+    id: uuidv7(now.getTime()),
+    account_id: accountId,
+    name: input.name,
+    slug: input.slug,
+    billing: input.billing,
+    description: input.description ?? null,
+    success_url: input.success_url ?? null,
+    delivery_url: input.delivery_url ?? null,
+    guarantee_days: input.guarantee_days ?? 7,
+    created_at: now,
+    updated_at: now,
+  })) as ProductRow | undefined
+  if (!product) throw new Conflict('Este slug já está em uso')
+  const planRows = await repo.insertPlans(
+    tx,
+    plans.map((plan, position) => ({
+      ...plan,
+      id: uuidv7(now.getTime()),
+      product_id: product.id,
+      position,
+      created_at: now,
+    })),
+  )
+  return productOut(ctx, product, planRows)
+}
+
+export async function listProducts(db: Executor, ctx: Ctx, accountId: string, query: PageQuery) {
+  const rows = (await repo.listProducts(db, accountId, pageWindow(query))) as ProductRow[]
+  const plans = await repo.plansOf(
+    db,
+    rows.slice(0, query.limit).map((r) => r.id),
+  )
+  return toPage(rows, query, (row) => productOut(ctx, row, plans))
+}
+
+export async function getProduct(db: Executor, ctx: Ctx, accountId: string, id: string) {
+  const product = (await repo.findProduct(db, accountId, id)) as ProductRow | undefined
+  if (!product) throw new NotFound('Produto não encontrado')
+  return productOut(ctx, product, await repo.plansOf(db, [id]))
+}
+
+export async function patchProduct(
+  tx: Tx,
+  ctx: Ctx,
+  accountId: string,
+  id: string,
+  patch: PatchProductInput,
+) {
+  const now = ctx.clock.now()
+  const { plans, ...fields } = patch
+  const product = (await repo.updateProduct(tx, accountId, id, { ...fields, updated_at: now })) as
+    | ProductRow
+    | undefined
+  if (!product) throw new NotFound('Produto não encontrado')
+  if (plans) {
+    const existing = new Set((await repo.plansOf(tx, [id])).map((p) => p.id))
+    const keep: string[] = []
+    const added = []
+    for (const [position, plan] of plans.entries()) {
+      const fieldsOfPlan = { ...planFields(product.billing, plan), position }
+      if (plan.id) {
+        if (!existing.has(plan.id))
+          throw new BadRequest(`Plano ${plan.id} não pertence a este produto`)
+        await repo.updatePlan(tx, id, plan.id, fieldsOfPlan)
+        keep.push(plan.id)
+      } else {
+        added.push({ ...fieldsOfPlan, id: uuidv7(now.getTime()), product_id: id, created_at: now })
+      }
+    }
+    // Orders keep pointing at archived plans; only new checkouts stop offering them.
+    await repo.archivePlansExcept(tx, id, keep, now)
+    if (added.length) await repo.insertPlans(tx, added)
+  }
+  return productOut(ctx, product, await repo.plansOf(tx, [id]))
+}
+
+/** Products with orders are archived (their history must stay); others are deleted. */
+export async function deleteProduct(tx: Tx, ctx: Ctx, accountId: string, id: string) {
+  const product = await repo.findProduct(tx, accountId, id)
+  if (!product) throw new NotFound('Produto não encontrado')
+  if (await hasOrdersForProduct(tx, id)) {
+    await repo.updateProduct(tx, accountId, id, { status: 'archived', updated_at: ctx.clock.now() })
+    return 'archived' as const
+  }
+  await repo.deletePlansOf(tx, id)
+  await repo.deleteProduct(tx, accountId, id)
+  return 'deleted' as const
+}
+
+/** The product and plan a public checkout sells: active product, live plan (first by default). */
+export async function sellable(db: Executor, productId: string, planId?: string) {
+  const product = (await repo.findPublicProduct(db, productId)) as ProductRow | undefined
+  if (product?.status !== 'active') throw new NotFound('Produto não encontrado')
+  const plan = planId
+    ? await repo.findPlan(db, productId, planId)
+    : (await repo.plansOf(db, [productId]))[0]
+  if (!plan) throw new BadRequest('Plano inválido para este produto')
+  return { product, plan }
+}
+
+export async function findBySlug(db: Executor, slug: string) {
+  const product = (await repo.findProductBySlug(db, slug)) as ProductRow | undefined
+  if (product?.status !== 'active') return null
+  return { product, plans: await repo.plansOf(db, [product.id]) }
+}
+
+/** Any product by id, whatever its status (for e-mails and redirects of existing orders). */
+export async function findProductById(db: Executor, id: string) {
+  return (await repo.findPublicProduct(db, id)) as ProductRow | undefined
+}

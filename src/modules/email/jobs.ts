@@ -1,0 +1,71 @@
+// Sends the mail outbox: claimed under a lease (a crashed worker's mail comes back when the
+// lease expires), retried with exponential backoff, given up after MAX_ATTEMPTS.
+import type { Deps } from '../../deps.ts'
+import { claimDue, startPoller } from '../../kit/jobs.ts'
+import type { WorkerFactory } from '../../workers.ts'
+import { emailRepo as repo } from './repo.ts'
+import { createMailTransport, type MailTransport } from './transport.ts'
+
+export const MAX_ATTEMPTS = 8
+const LEASE_MS = 60_000
+const BATCH = 20
+
+export function emailRetryDelayMs(attempt: number, baseMs: number): number {
+  return Math.min(baseMs * 2 ** (attempt - 1), 3_600_000)
+}
+
+export function createEmailWorker(opts: { retryBaseMs?: number } = {}): WorkerFactory {
+  return (deps) => {
+    const transport = createMailTransport(deps.config)
+    const poller = startPoller({
+      name: 'email.send',
+      intervalMs: deps.config.workerPollMs,
+      pass: () => sendDue(deps, transport, opts.retryBaseMs ?? 30_000),
+      onError: (error) => deps.log.error({ err: error }, 'e-mail pass failed'),
+    })
+    return {
+      kick: poller.kick,
+      async stop() {
+        await poller.stop()
+        transport.close()
+      },
+    }
+  }
+}
+
+export const startEmailWorker = createEmailWorker()
+
+async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number): Promise<number> {
+  const ids = await claimDue(deps.db, {
+    table: 'emails',
+    now: deps.clock.now(),
+    limit: BATCH,
+    leaseMs: LEASE_MS,
+  })
+  const mails = await repo.findMany(deps.db, ids)
+  await Promise.all(
+    mails.map(async (mail) => {
+      try {
+        await transport.send({
+          to: mail.to_address,
+          subject: mail.subject,
+          text: mail.text_body,
+          html: mail.html_body,
+        })
+        await repo.markSent(deps.db, mail.id, deps.clock.now())
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error)
+        const next =
+          mail.attempts >= MAX_ATTEMPTS
+            ? null
+            : new Date(deps.clock.now().getTime() + emailRetryDelayMs(mail.attempts, retryBaseMs))
+        deps.log.warn(
+          { emailId: mail.id, attempt: mail.attempts, error: message },
+          'e-mail not sent',
+        )
+        await repo.markRetry(deps.db, mail.id, message.slice(0, 1000), next)
+      }
+    }),
+  )
+  return ids.length
+}

@@ -1,0 +1,45 @@
+import type { Insertable } from 'kysely'
+import type { Executor } from '../../kit/db.ts'
+import type { DB } from '../../kit/db-schema.ts'
+
+export const emailRepo = {
+  /** A repeated dedupe key is a no-op: one delivery e-mail per order, whatever retries. */
+  insert(db: Executor, row: Insertable<DB['emails']>) {
+    return db
+      .insertInto('emails')
+      .values(row)
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .execute()
+  },
+
+  findMany(db: Executor, ids: string[]) {
+    if (!ids.length) return Promise.resolve([])
+    return db.selectFrom('emails').selectAll().where('id', 'in', ids).execute()
+  },
+
+  markSent(db: Executor, id: string, now: Date) {
+    return db
+      .updateTable('emails')
+      .set({ status: 'sent', sent_at: now, locked_until: null, last_error: null })
+      .where('id', '=', id)
+      .execute()
+  },
+
+  markRetry(db: Executor, id: string, error: string, next: Date | null) {
+    return db
+      .updateTable('emails')
+      .set(
+        next
+          ? { status: 'pending', next_attempt_at: next, locked_until: null, last_error: error }
+          : { status: 'failed', locked_until: null, last_error: error },
+      )
+      .where('id', '=', id)
+      .execute()
+  },
+
+  list(db: Executor, filter: { to?: string | undefined; limit: number }) {
+    let query = db.selectFrom('emails').selectAll()
+    if (filter.to) query = query.where('to_address', '=', filter.to)
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute()
+  },
+}

@@ -1,0 +1,82 @@
+// Every e-mail the platform sends, in Brazilian Portuguese, each with a text and an HTML part
+// carrying the same content.
+import { formatBrl } from '../../kit/money.ts'
+import { html, type Safe } from '../../web/html.ts'
+import type { Mail } from './service.ts'
+
+type Rendered = Omit<Mail, 'to'>
+
+function layout(title: string, body: Safe): string {
+  return html`<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>${title}</title></head>
+<body style="margin:0;background:#f6f6f8;font-family:Arial,Helvetica,sans-serif;color:#1d1d1f">
+<div style="max-width:560px;margin:0 auto;padding:24px">
+<div style="background:#fff;border-radius:12px;padding:24px;line-height:1.5">${body}</div>
+<p style="color:#888;font-size:12px;text-align:center">Enviado pela Vitrine</p></div></body></html>`
+    .html
+}
+
+function button(href: string, label: string): Safe {
+  return html`<p><a href="${href}" style="display:inline-block;background:#5b2bd6;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none">${label}</a></p>`
+}
+
+export function accessEmail(input: {
+  buyerName: string
+  productName: string
+  loginUrl: string
+}): Rendered {
+  const subject = `Seu acesso à área de membros: ${input.productName}`
+  const text = `Olá, ${input.buyerName}!
+
+Criamos seu acesso à área de membros da Vitrine, onde ficam os produtos que você compra.
+Assim que o pagamento de "${input.productName}" for confirmado, o conteúdo aparece lá.
+
+Entre por este link (vale por 7 dias e pode ser usado uma vez):
+${input.loginUrl}
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá, ${input.buyerName}!</p>
+<p>Criamos seu acesso à área de membros da Vitrine, onde ficam os produtos que você compra.
+Assim que o pagamento de <strong>${input.productName}</strong> for confirmado, o conteúdo aparece lá.</p>
+${button(input.loginUrl, 'Entrar na área de membros')}
+<p style="color:#666;font-size:13px">O link vale por 7 dias e pode ser usado uma vez.</p>`,
+    ),
+  }
+}
+
+export function deliveryEmail(input: {
+  buyerName: string
+  productName: string
+  amountCents: number
+  orderId: string
+  deliveryUrl: string | null
+  membersUrl: string
+}): Rendered {
+  const subject = `Pagamento confirmado: ${input.productName}`
+  const link = input.deliveryUrl ?? input.membersUrl
+  const text = `Olá, ${input.buyerName}!
+
+Recebemos seu pagamento de ${formatBrl(input.amountCents)} por "${input.productName}". Seu acesso já está liberado.
+
+Acesse o conteúdo: ${link}
+Área de membros: ${input.membersUrl}
+
+Pedido ${input.orderId}
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá, ${input.buyerName}!</p>
+<p>Recebemos seu pagamento de <strong>${formatBrl(input.amountCents)}</strong> por
+<strong>${input.productName}</strong>. Seu acesso já está liberado.</p>
+${button(link, 'Acessar o conteúdo')}
+<p>Tudo o que você comprou fica na <a href="${input.membersUrl}">área de membros</a>.</p>
+<p style="color:#666;font-size:13px">Pedido ${input.orderId}</p>`,
+    ),
+  }
+}

@@ -1,0 +1,26 @@
+import nodemailer from 'nodemailer'
+import type { Config } from '../../config.ts'
+import type { Mail } from './service.ts'
+
+export interface MailTransport {
+  send(mail: Mail): Promise<void>
+  close(): void
+}
+
+/** Real SMTP when SMTP_URL is set; otherwise the dev mailbox, where the row itself is the mail. */
+export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): MailTransport {
+  if (!config.smtpUrl) return { send: async () => {}, close: () => {} }
+  const transporter = nodemailer.createTransport(config.smtpUrl, { pool: true } as object)
+  return {
+    async send(mail) {
+      await transporter.sendMail({
+        from: config.mailFrom,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      })
+    },
+    close: () => transporter.close(),
+  }
+}

@@ -1,0 +1,82 @@
+import type { Insertable } from 'kysely'
+import type { Executor } from '../../kit/db.ts'
+import type { DB, OrderStatus } from '../../kit/db-schema.ts'
+import type { OrderListQuery } from './schema.ts'
+
+export type OrderRow = Omit<DB['orders'], 'currency'> & { currency: string }
+
+export const ordersRepo = {
+  insert(db: Executor, row: Insertable<DB['orders']>) {
+    return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow()
+  },
+
+  findById(db: Executor, id: string) {
+    return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst()
+  },
+
+  findForUpdate(db: Executor, id: string) {
+    return db.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
+  },
+
+  findInAccount(db: Executor, accountId: string, id: string) {
+    return db
+      .selectFrom('orders')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst()
+  },
+
+  /** The state machine's guard lives in SQL: only a row in `from` moves, once. */
+  transition(
+    db: Executor,
+    id: string,
+    from: OrderStatus,
+    patch: Partial<Insertable<DB['orders']>> & { status: OrderStatus },
+  ) {
+    return db
+      .updateTable('orders')
+      .set(patch)
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .returningAll()
+      .executeTakeFirst()
+  },
+
+  async existsForProduct(db: Executor, productId: string) {
+    const row = await db
+      .selectFrom('orders')
+      .select('id')
+      .where('product_id', '=', productId)
+      .limit(1)
+      .executeTakeFirst()
+    return Boolean(row)
+  },
+
+  async list(
+    db: Executor,
+    accountId: string,
+    q: OrderListQuery,
+    window: { offset: number; take: number },
+  ) {
+    let query = db.selectFrom('orders').selectAll().where('account_id', '=', accountId)
+    if (q.status) query = query.where('status', '=', q.status)
+    if (q.product_id) query = query.where('product_id', '=', q.product_id)
+    if (q.buyer_email) query = query.where('buyer_email', '=', q.buyer_email)
+    if (q.created_from) query = query.where('created_at', '>=', new Date(q.created_from))
+    if (q.created_to) query = query.where('created_at', '<', new Date(q.created_to))
+    if (q.starting_after) {
+      const cursor = await this.findInAccount(db, accountId, q.starting_after)
+      if (!cursor) return []
+      query = query.where((eb) =>
+        eb.or([
+          eb('created_at', '<', cursor.created_at),
+          eb.and([eb('created_at', '=', cursor.created_at), eb('id', '<', cursor.id)]),
+        ]),
+      )
+    } else {
+      query = query.offset(window.offset)
+    }
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(window.take).execute()
+  },
+}

@@ -1,0 +1,73 @@
+import type { Insertable } from 'kysely'
+import type { Executor, Tx } from '../../kit/db.ts'
+import type { DB } from '../../kit/db-schema.ts'
+import { NotFound } from '../../kit/errors.ts'
+import { pageWindow, toPage } from '../../kit/http/pagination.ts'
+import { iso } from '../../kit/http/schemas.ts'
+import { toBrl } from '../../kit/money.ts'
+import { ordersRepo as repo } from './repo.ts'
+import type { OrderListQuery, OrderOut } from './schema.ts'
+
+type OrderRow = DB['orders'] & { currency: string }
+
+export function orderOut(row: OrderRow): OrderOut {
+  return {
+    id: row.id,
+    status: row.status,
+    amount: toBrl(row.amount_cents),
+    currency: row.currency,
+    buyer_email: row.buyer_email,
+    product_id: row.product_id,
+    created_at: iso(row.created_at)!,
+    plan_id: row.plan_id,
+    buyer_id: row.buyer_id,
+    payment_method: row.payment_method,
+    paid_at: iso(row.paid_at),
+    coupon_code: row.coupon_code,
+    affiliate_id: row.affiliate_id,
+    affiliate_commission:
+      row.affiliate_commission_cents === null ? null : toBrl(row.affiliate_commission_cents),
+    refunded_at: iso(row.refunded_at),
+    subscription_id: row.subscription_id,
+  }
+}
+
+export const hasOrdersForProduct = (db: Executor, productId: string) =>
+  repo.existsForProduct(db, productId)
+
+export const createOrder = (tx: Tx, row: Insertable<DB['orders']>) =>
+  repo.insert(tx, row) as Promise<OrderRow>
+
+export const findOrder = (db: Executor, id: string) =>
+  repo.findById(db, id) as Promise<OrderRow | undefined>
+
+/** pending → paid, once: a second call (duplicate callback) gets null and does nothing. */
+export async function markPaid(tx: Tx, orderId: string, paidAt: Date): Promise<OrderRow | null> {
+  const row = await repo.transition(tx, orderId, 'pending', {
+    status: 'paid',
+    paid_at: paidAt,
+    updated_at: paidAt,
+  })
+  return (row as OrderRow | undefined) ?? null
+}
+
+export async function markFailed(tx: Tx, orderId: string, at: Date): Promise<OrderRow | null> {
+  const row = await repo.transition(tx, orderId, 'pending', { status: 'failed', updated_at: at })
+  return (row as OrderRow | undefined) ?? null
+}
+
+export async function markExpired(tx: Tx, orderId: string, at: Date): Promise<OrderRow | null> {
+  const row = await repo.transition(tx, orderId, 'pending', { status: 'expired', updated_at: at })
+  return (row as OrderRow | undefined) ?? null
+}
+
+export async function listOrders(db: Executor, accountId: string, query: OrderListQuery) {
+  const rows = (await repo.list(db, accountId, query, pageWindow(query))) as OrderRow[]
+  return toPage(rows, query, orderOut)
+}
+
+export async function getOrder(db: Executor, accountId: string, id: string) {
+  const row = (await repo.findInAccount(db, accountId, id)) as OrderRow | undefined
+  if (!row) throw new NotFound('Pedido não encontrado')
+  return orderOut(row)
+}

@@ -1,0 +1,44 @@
+// The payment gateway port. Adapters live in ./gateways; calls to them run outside database
+// transactions and are safe to retry (the order id is the idempotency reference).
+import type { PaymentMethod } from '../../kit/db-schema.ts'
+
+export interface CreateChargeInput {
+  /** Our order id: the gateway's idempotency key and the reference it calls back with. */
+  reference: string
+  method: PaymentMethod
+  amountCents: number
+  description: string
+  buyer: { name: string; email: string; document: string; phone: string }
+  expiresAt: Date
+  cardToken?: string | undefined
+  installments?: number | undefined
+}
+
+export interface CreatedCharge {
+  gatewayChargeId: string
+  status: 'pending' | 'paid' | 'failed'
+  pix: { copyPaste: string; expiresAt: Date } | null
+  boleto: { barcode: string; digitableLine: string; dueDate: string } | null
+  card: { status: 'approved' | 'declined'; last4: string } | null
+}
+
+export type CallbackAction = 'paid' | 'failed' | 'expired' | 'refunded' | 'chargeback' | 'ignored'
+
+export interface ParsedCallback {
+  /** Unique per gateway notification: repeated deliveries of one notification share it. */
+  eventId: string
+  gatewayChargeId: string
+  action: CallbackAction
+  amountCents: number
+  payload: unknown
+}
+
+export interface PaymentGateway {
+  readonly name: string
+  createCharge(input: CreateChargeInput): Promise<CreatedCharge>
+  /** Verifies authenticity; null when the signature is missing or wrong. */
+  parseCallback(
+    rawBody: Buffer,
+    headers: Record<string, string | string[] | undefined>,
+  ): ParsedCallback | null
+}

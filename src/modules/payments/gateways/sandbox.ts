@@ -1,0 +1,162 @@
+// The sandbox gateway: issues real-format artifacts and confirms by calling the service back
+// over HTTP, signed, exactly as a remote gateway would. Its books are the sandbox_charges table.
+import type { Config } from '../../../config.ts'
+import type { Clock } from '../../../kit/clock.ts'
+import { deriveKey, hmacHex, safeEqual } from '../../../kit/crypto.ts'
+import type { Db } from '../../../kit/db.ts'
+import { uuidv7 } from '../../../kit/ids.ts'
+import { buildPixCopyPaste } from '../brcode.ts'
+import type {
+  CallbackAction,
+  CreateChargeInput,
+  CreatedCharge,
+  ParsedCallback,
+  PaymentGateway,
+} from '../gateway.ts'
+
+export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature'
+/** The sandbox merchant's PIX key (a random-type key, as the platform's own account would have). */
+const SANDBOX_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36690'
+
+export type SandboxEventType =
+  | 'charge.paid'
+  | 'charge.expired'
+  | 'charge.chargeback'
+  | 'charge.refunded'
+
+const ACTIONS: Record<SandboxEventType, CallbackAction> = {
+  'charge.paid': 'paid',
+  'charge.expired': 'expired',
+  'charge.chargeback': 'chargeback',
+  'charge.refunded': 'refunded',
+}
+
+export interface SandboxDeps {
+  config: Config
+  db: Db
+  clock: Clock
+  appSecret: string
+}
+
+export function sandboxSecret(deps: Pick<SandboxDeps, 'config' | 'appSecret'>): string {
+  return deps.config.sandboxSecret ?? deriveKey(deps.appSecret, 'sandbox-callback').toString('hex')
+}
+
+export function signSandboxBody(secret: string, body: string): string {
+  return `sha256=${hmacHex(secret, body)}`
+}
+
+export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
+  const secret = sandboxSecret(deps)
+  return {
+    name: 'sandbox',
+
+    async createCharge(input: CreateChargeInput): Promise<CreatedCharge> {
+      const now = deps.clock.now()
+      const id = `sbx_${uuidv7(now.getTime()).replace(/-/g, '')}`
+      const declined = input.method === 'card' && input.cardToken === 'tok_declined'
+      const approved = input.method === 'card' && input.cardToken === 'tok_approved'
+      const status = declined ? 'failed' : approved ? 'paid' : 'pending'
+      await deps.db
+        .insertInto('sandbox_charges')
+        .values({
+          id,
+          method: input.method,
+          amount_cents: input.amountCents,
+          status,
+          reference: input.reference,
+          callback_url: `http://127.0.0.1:${deps.config.port}/api/payments/callback/sandbox`,
+          created_at: now,
+        })
+        .execute()
+      return {
+        gatewayChargeId: id,
+        status,
+        pix:
+          input.method === 'pix'
+            ? {
+                copyPaste: buildPixCopyPaste({
+                  pixKey: SANDBOX_PIX_KEY,
+                  merchantName: 'VITRINE SANDBOX',
+                  merchantCity: 'SAO PAULO',
+                  amountCents: input.amountCents,
+                  txid: id.slice(-25),
+                }),
+                expiresAt: input.expiresAt,
+              }
+            : null,
+        boleto: null,
+        card:
+          input.method === 'card'
+            ? { status: approved ? 'approved' : 'declined', last4: '4242' }
+            : null,
+      }
+    },
+
+    parseCallback(rawBody, headers): ParsedCallback | null {
+      const signature = headers[SANDBOX_SIGNATURE_HEADER]
+      if (typeof signature !== 'string') return null
+      if (!safeEqual(signature, signSandboxBody(secret, rawBody.toString('utf8')))) return null
+      const body = JSON.parse(rawBody.toString('utf8')) as SandboxCallbackBody
+      return {
+        eventId: body.id,
+        gatewayChargeId: body.charge_id,
+        action: ACTIONS[body.type] ?? 'ignored',
+        amountCents: body.amount_cents,
+        payload: body,
+      }
+    },
+  }
+}
+
+export interface SandboxCallbackBody {
+  id: string
+  type: SandboxEventType
+  charge_id: string
+  reference: string
+  amount_cents: number
+  created_at: string
+}
+
+/**
+ * The gateway side of a sandbox control: marks its own charge and calls the service back.
+ * Returns the HTTP status the service answered with.
+ */
+export async function sendSandboxCallback(
+  deps: SandboxDeps,
+  chargeId: string,
+  type: SandboxEventType,
+): Promise<{ orderId: string; callbackStatus: number } | null> {
+  const charge = await deps.db
+    .selectFrom('sandbox_charges')
+    .selectAll()
+    .where('id', '=', chargeId)
+    .executeTakeFirst()
+  if (!charge) return null
+  const now = deps.clock.now()
+  await deps.db
+    .updateTable('sandbox_charges')
+    .set({ status: type.replace('charge.', '') })
+    .where('id', '=', chargeId)
+    .execute()
+  const body = JSON.stringify({
+    id: `evt_${uuidv7(now.getTime()).replace(/-/g, '')}`,
+    type,
+    charge_id: charge.id,
+    reference: charge.reference,
+    amount_cents: charge.amount_cents,
+    created_at: now.toISOString(),
+  } satisfies SandboxCallbackBody)
+  const response = await fetch(charge.callback_url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      [SANDBOX_SIGNATURE_HEADER]: signSandboxBody(sandboxSecret(deps), body),
+    },
+    body,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(10_000),
+  })
+  await response.arrayBuffer()
+  return { orderId: charge.reference, callbackStatus: response.status }
+}

@@ -1,0 +1,71 @@
+// Controls of the sandbox gateway (only while PAYMENT_GATEWAY=sandbox): they play the part of
+// the buyer's bank and of the gateway, which then calls the service back over real HTTP.
+import { z } from 'zod'
+import { NotFound } from '../../kit/errors.ts'
+import type { RouteModule } from '../../routes.ts'
+import { type SandboxEventType, sendSandboxCallback } from './gateways/sandbox.ts'
+
+const tags = ['sandbox']
+const ChargeParams = z.object({ charge_id: z.string().min(1).max(100) })
+const CallbackOut = z.object({
+  charge_id: z.string(),
+  order_id: z.string(),
+  callback_status: z.number(),
+})
+
+const CONTROLS: Record<string, SandboxEventType> = {
+  pay: 'charge.paid',
+  expire: 'charge.expired',
+  chargeback: 'charge.chargeback',
+}
+
+export const sandboxRoutes: RouteModule = (app, deps) => {
+  if (deps.config.paymentGateway !== 'sandbox') return
+
+  for (const [action, type] of Object.entries(CONTROLS)) {
+    app.post(
+      `/sandbox/charges/:charge_id/${action}`,
+      {
+        schema: {
+          tags,
+          security: [],
+          description: `Makes the sandbox gateway send its signed \`${type}\` callback to the service.`,
+          params: ChargeParams,
+          response: { 200: CallbackOut },
+        },
+      },
+      async (request) => {
+        const sent = await sendSandboxCallback(deps, request.params.charge_id, type)
+        if (!sent) throw new NotFound('Cobrança não encontrada')
+        return {
+          charge_id: request.params.charge_id,
+          order_id: sent.orderId,
+          callback_status: sent.callbackStatus,
+        }
+      },
+    )
+  }
+
+  app.post(
+    '/sandbox/clock/advance',
+    {
+      schema: {
+        tags,
+        security: [],
+        description: "Moves this process's clock forward (expiry, renewals, cart recovery).",
+        body: z.object({
+          seconds: z
+            .number()
+            .int()
+            .min(1)
+            .max(10 * 365 * 86_400),
+        }),
+        response: { 200: z.object({ now: z.string() }) },
+      },
+    },
+    async (request) => {
+      deps.clock.advance(request.body.seconds * 1000)
+      return { now: deps.clock.now().toISOString() }
+    },
+  )
+}

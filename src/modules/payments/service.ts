@@ -1,0 +1,91 @@
+import type { Deps } from '../../deps.ts'
+import type { Tx } from '../../kit/db.ts'
+import type { PaymentMethod } from '../../kit/db-schema.ts'
+import { uuidv7 } from '../../kit/ids.ts'
+import { findOrder } from '../orders/service.ts'
+import { confirmPayment } from './confirm.ts'
+import type { CreatedCharge, ParsedCallback } from './gateway.ts'
+import { paymentsRepo as repo } from './repo.ts'
+
+export type CallbackOutcome =
+  | 'paid'
+  | 'duplicate'
+  | 'unknown_charge'
+  | 'amount_mismatch'
+  | 'ignored'
+
+/**
+ * Applies one authentic gateway callback, inside the caller's transaction. The inbox row makes
+ * a repeated notification a no-op; the charge row lock and the order's `pending` guard make
+ * concurrent notifications for one charge have one effect.
+ */
+export async function applyCallback(
+  tx: Tx,
+  deps: Pick<Deps, 'clock' | 'config' | 'log'>,
+  gateway: string,
+  callback: ParsedCallback,
+): Promise<CallbackOutcome> {
+  const now = deps.clock.now()
+  const charge = await repo.findChargeForUpdate(tx, gateway, callback.gatewayChargeId)
+  const outcome = await decide()
+  const recorded = await repo.recordCallback(tx, {
+    id: uuidv7(now.getTime()),
+    gateway,
+    gateway_event_id: callback.eventId,
+    gateway_charge_id: callback.gatewayChargeId,
+    action: callback.action,
+    outcome,
+    payload: JSON.stringify(callback.payload),
+    received_at: now,
+  })
+  if (!recorded) return 'duplicate'
+  if (outcome !== 'paid') return outcome
+  await repo.setChargeStatus(tx, charge!.id, 'paid')
+  return (await confirmPayment(tx, deps, charge!.order_id)) ? 'paid' : 'duplicate'
+
+  async function decide(): Promise<CallbackOutcome> {
+    if (!charge) return 'unknown_charge'
+    if (callback.action !== 'paid') return 'ignored'
+    const order = await findOrder(tx, charge.order_id)
+    if (order?.status !== 'pending') return 'duplicate'
+    if (
+      callback.amountCents !== order.amount_cents ||
+      callback.amountCents !== charge.amount_cents
+    ) {
+      deps.log.warn(
+        { orderId: order.id, expected: order.amount_cents, received: callback.amountCents },
+        'gateway confirmed a different amount; order left unpaid',
+      )
+      return 'amount_mismatch'
+    }
+    return 'paid'
+  }
+}
+
+/** Our record of a charge the gateway created for an order. */
+export function recordCharge(
+  tx: Tx,
+  ctx: Pick<Deps, 'clock'>,
+  input: {
+    orderId: string
+    gateway: string
+    charge: CreatedCharge
+    method: PaymentMethod
+    amountCents: number
+  },
+) {
+  const now = ctx.clock.now()
+  const { charge } = input
+  return repo.insertCharge(tx, {
+    id: uuidv7(now.getTime()),
+    order_id: input.orderId,
+    gateway: input.gateway,
+    gateway_charge_id: charge.gatewayChargeId,
+    method: input.method,
+    amount_cents: input.amountCents,
+    status: charge.status,
+    pix_copy_paste: charge.pix?.copyPaste ?? null,
+    pix_expires_at: charge.pix?.expiresAt ?? null,
+    created_at: now,
+  })
+}

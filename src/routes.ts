@@ -1,0 +1,48 @@
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
+import type { Deps } from './deps.ts'
+import { accessRoutes } from './modules/access/routes.ts'
+import { accountRoutes } from './modules/accounts/routes.ts'
+import { catalogRoutes } from './modules/catalog/routes.ts'
+import { checkoutRoutes } from './modules/checkout/routes.ts'
+import { emailRoutes } from './modules/email/routes.ts'
+import { healthRoutes } from './modules/health/routes.ts'
+import { orderRoutes } from './modules/orders/routes.ts'
+import { paymentRoutes } from './modules/payments/routes.ts'
+import { sandboxRoutes } from './modules/payments/sandbox-routes.ts'
+import { webhookRoutes } from './modules/webhooks/routes.ts'
+import { membersPages } from './web/members.ts'
+
+export type AppInstance = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>
+
+export type RouteModule = (app: AppInstance, deps: Deps) => Promise<void> | void
+
+/** Every module's HTTP surface, in one list. A worker process serves only /health. */
+export function routesFor(role: Deps['config']['role']): RouteModule[] {
+  if (role === 'worker') return [healthRoutes]
+  return [
+    healthRoutes,
+    accountRoutes,
+    catalogRoutes,
+    checkoutRoutes,
+    paymentRoutes,
+    sandboxRoutes,
+    orderRoutes,
+    accessRoutes,
+    webhookRoutes,
+    emailRoutes,
+    membersPages,
+  ]
+}

@@ -1,0 +1,55 @@
+// Starts the whole service: database, migrations, HTTP, seed data and background workers.
+import type { AddressInfo } from 'node:net'
+import { buildApp } from './app.ts'
+import { bindUrlsToPort, type Config } from './config.ts'
+import type { Deps } from './deps.ts'
+import { type Clock, systemClock } from './kit/clock.ts'
+import { type Database, migrate, openDatabase } from './kit/db.ts'
+import type { Poller } from './kit/jobs.ts'
+import { resolveAppSecret } from './kit/secrets.ts'
+import { createGateway } from './modules/payments/gateways/index.ts'
+import { seed } from './seed.ts'
+import { startWorkers } from './workers.ts'
+
+export interface RunningService {
+  deps: Deps
+  app: Awaited<ReturnType<typeof buildApp>>
+  url: string
+  workers: Poller | null
+  seeded: Awaited<ReturnType<typeof seed>>
+  close(): Promise<void>
+}
+
+export async function startService(
+  config: Config,
+  opts: { database?: Database; clock?: Clock; logger?: boolean } = {},
+): Promise<RunningService> {
+  const database =
+    opts.database ??
+    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }))
+  await migrate(database)
+  const clock = opts.clock ?? systemClock()
+  const appSecret = await resolveAppSecret(database.db, config)
+  const base = { config, database, db: database.db, clock, appSecret }
+  const gateway = createGateway(base)
+  const app = await buildApp({ ...base, gateway }, opts.logger === false ? { logger: false } : {})
+  const deps: Deps = { ...base, gateway, log: app.log }
+
+  await app.listen({ port: config.port, host: config.host })
+  bindUrlsToPort(config, (app.server.address() as AddressInfo).port)
+  const seeded = await seed(deps)
+  const workers = config.role === 'api' ? null : startWorkers(deps)
+
+  return {
+    deps,
+    app,
+    url: config.baseUrl,
+    workers,
+    seeded,
+    async close() {
+      await workers?.stop()
+      await app.close()
+      if (!opts.database) await database.close()
+    },
+  }
+}

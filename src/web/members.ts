@@ -1,0 +1,60 @@
+// Members area: a buyer arrives by the e-mailed one-time link and sees the products they can access.
+import { z } from 'zod'
+import { withTx } from '../kit/db.ts'
+import { Unauthorized } from '../kit/errors.ts'
+import { requireUser, SESSION_COOKIE, setSessionCookies } from '../kit/http/auth.ts'
+import { activeProductsOf } from '../modules/access/service.ts'
+import { consumeLoginLink, createSession } from '../modules/accounts/service.ts'
+import { findProductById } from '../modules/catalog/service.ts'
+import type { RouteModule } from '../routes.ts'
+import { html, page } from './html.ts'
+
+export const membersPages: RouteModule = (app, deps) => {
+  const cookies = { secure: deps.config.baseUrl.startsWith('https://') }
+
+  app.get(
+    '/members/login',
+    { schema: { hide: true, querystring: z.object({ token: z.string().min(10).max(200) }) } },
+    async (request, reply) => {
+      const session = await withTx(deps.db, async (tx) => {
+        const userId = await consumeLoginLink(tx, deps, request.query.token)
+        return userId ? createSession(tx, deps, userId) : null
+      })
+      if (!session) {
+        const body = html`<div class="card"><h1>Link expirado</h1>
+          <p>Este link de acesso já foi usado ou expirou. Peça um novo ao produtor ou use o link do e-mail mais recente.</p></div>`
+        return reply.code(410).type('text/html').send(page('Link expirado', body))
+      }
+      setSessionCookies(reply, session, cookies)
+      return reply.redirect('/members', 303)
+    },
+  )
+
+  app.get('/members', { schema: { hide: true } }, async (request, reply) => {
+    if (!request.cookies[SESSION_COOKIE]) return reply.code(401).type('text/html').send(loggedOut())
+    let userId: string
+    try {
+      userId = (await requireUser(request)).userId
+    } catch (error) {
+      if (error instanceof Unauthorized) return reply.code(401).type('text/html').send(loggedOut())
+      throw error
+    }
+    const grants = await activeProductsOf(deps.db, userId)
+    const products = await Promise.all(grants.map((g) => findProductById(deps.db, g.product_id)))
+    const cards = products.map(
+      (p) => html`<div class="card"><strong>${p?.name}</strong>
+        <p class="muted">${p?.description ?? ''}</p>
+        ${p?.delivery_url ? html`<a class="btn" href="${p.delivery_url}">Acessar conteúdo</a>` : ''}</div>`,
+    )
+    const body = html`<h1>Meus produtos</h1>${cards.length ? cards : html`<p>Você ainda não tem produtos liberados.</p>`}`
+    return reply.type('text/html').send(page('Meus produtos', body))
+  })
+}
+
+function loggedOut(): string {
+  return page(
+    'Área de membros',
+    html`<div class="card"><h1>Área de membros</h1>
+      <p>Entre pelo link de acesso que enviamos ao seu e-mail depois da compra.</p></div>`,
+  )
+}

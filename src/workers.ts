@@ -1,0 +1,21 @@
+import type { Deps } from './deps.ts'
+import type { Poller } from './kit/jobs.ts'
+import { startEmailWorker } from './modules/email/jobs.ts'
+import { startWebhookWorker } from './modules/webhooks/jobs.ts'
+
+export type WorkerFactory = (deps: Deps) => Poller
+
+/** Every background loop of the service; each module contributes its own. */
+export const workerFactories: WorkerFactory[] = [startWebhookWorker, startEmailWorker]
+
+export function startWorkers(deps: Deps): Poller {
+  const pollers = workerFactories.map((start) => start(deps))
+  return {
+    kick: () => {
+      for (const p of pollers) p.kick()
+    },
+    stop: async () => {
+      await Promise.all(pollers.map((p) => p.stop()))
+    },
+  }
+}

@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sandboxSecret, signSandboxBody } from '../../src/modules/payments/gateways/sandbox.ts'
+import { signupCreator } from '../setup/actors.ts'
+import { checkout, createProduct } from '../setup/purchase.ts'
+import { engine, startTestService, type TestService } from '../setup/service.ts'
+
+let svc: TestService
+beforeAll(async () => {
+  svc = await startTestService()
+})
+afterAll(() => svc?.stop())
+
+async function countRows(
+  table: 'events' | 'access_grants' | 'emails' | 'payment_callbacks',
+  where: [string, string],
+) {
+  const row = await svc.deps.db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(where[0] as never, '=', where[1] as never)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+describe(`duplicate and concurrent callbacks have one effect (${engine})`, () => {
+  it('20 concurrent copies of one callback plus 5 fresh pay callbacks → one paid transition', async () => {
+    const creator = await signupCreator(svc.api)
+    const key = await creator.key(['write:products'])
+    const product = await createProduct(svc.api, key)
+    const created = await checkout(svc.api, product.id)
+    const { order_id: orderId, charge_id: chargeId } = created.body
+
+    const body = JSON.stringify({
+      id: 'evt_same_notification',
+      type: 'charge.paid',
+      charge_id: chargeId,
+      reference: orderId,
+      amount_cents: 9790,
+      created_at: new Date().toISOString(),
+    })
+    const signature = signSandboxBody(sandboxSecret(svc.deps), body)
+    const copies = Array.from({ length: 20 }, () =>
+      fetch(`${svc.url}/api/payments/callback/sandbox`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-sandbox-signature': signature },
+        body,
+      }).then((r) => r.status),
+    )
+    const fresh = Array.from({ length: 5 }, () =>
+      svc.api('POST', `/sandbox/charges/${chargeId}/pay`).then((r) => r.body.callback_status),
+    )
+    const statuses = await Promise.all([...copies, ...fresh])
+    expect(statuses.every((s) => s === 200)).toBe(true)
+
+    const status = await svc.api('GET', `/api/orders/${orderId}/status`)
+    expect(status.body.status).toBe('paid')
+    const outcomes = await svc.deps.db
+      .selectFrom('payment_callbacks')
+      .select('outcome')
+      .where('gateway_charge_id', '=', chargeId)
+      .execute()
+    expect(outcomes.filter((o) => o.outcome === 'paid')).toHaveLength(1)
+    expect(outcomes).toHaveLength(6) // one per distinct gateway event id
+    expect(await countRows('access_grants', ['order_id', orderId])).toBe(1)
+    expect(await countRows('emails', ['dedupe_key', `delivery:${orderId}`])).toBe(1)
+
+    const events = await svc.deps.db.selectFrom('events').select(['type', 'data']).execute()
+    const forOrder = events.filter((e) => (e.data as { order_id?: string }).order_id === orderId)
+    expect(forOrder.map((e) => e.type).sort()).toEqual([
+      'access.granted',
+      'member.enrolled',
+      'order.created',
+      'order.paid',
+    ])
+  })
+
+  it('a callback whose amount differs from the order leaves it unpaid', async () => {
+    const creator = await signupCreator(svc.api)
+    const key = await creator.key(['write:products'])
+    const product = await createProduct(svc.api, key)
+    const created = await checkout(svc.api, product.id)
+    const body = JSON.stringify({
+      id: 'evt_wrong_amount',
+      type: 'charge.paid',
+      charge_id: created.body.charge_id,
+      reference: created.body.order_id,
+      amount_cents: 100,
+      created_at: new Date().toISOString(),
+    })
+    const res = await fetch(`${svc.url}/api/payments/callback/sandbox`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-sandbox-signature': signSandboxBody(sandboxSecret(svc.deps), body),
+      },
+      body,
+    })
+    expect(res.status).toBe(200)
+    expect((await res.json()).outcome).toBe('amount_mismatch')
+    const status = await svc.api('GET', `/api/orders/${created.body.order_id}/status`)
+    expect(status.body.status).toBe('pending')
+  })
+})

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest'
+import {
+  formatBrl,
+  formatDecimal,
+  percentOf,
+  percentToBasisPoints,
+  toBrl,
+  toCents,
+} from '../../src/kit/money.ts'
+
+describe('money', () => {
+  it('converts BRL numbers to integer centavos and back', () => {
+    expect(toCents(97.9)).toBe(9790)
+    expect(toCents(0.1 + 0.2)).toBe(30)
+    expect(toCents(1234567.89)).toBe(123456789)
+    expect(toBrl(9790)).toBe(97.9)
+  })
+
+  it('refuses more than two decimals, negatives and non-numbers', () => {
+    expect(() => toCents(10.001)).toThrow(/two decimals/)
+    expect(() => toCents(-1)).toThrow()
+    expect(() => toCents(Number.NaN)).toThrow()
+    expect(() => toCents(Number.POSITIVE_INFINITY)).toThrow()
+  })
+
+  it('rounds shares half up to the centavo with integer arithmetic', () => {
+    expect(percentOf(1000, 1250)).toBe(125) // 12.5% of R$ 10,00
+    expect(percentOf(999, 5000)).toBe(500) // 499.5 → 500 (half up)
+    expect(percentOf(997, 3333)).toBe(332) // 332.30 → 332
+    expect(percentOf(1, 5000)).toBe(1) // 0.5 → 1
+    expect(percentOf(1, 4999)).toBe(0)
+    expect(percentOf(9790, 0)).toBe(0)
+    expect(percentOf(9790, 10_000)).toBe(9790)
+    expect(percentOf(Number.MAX_SAFE_INTEGER, 10_000)).toBe(Number.MAX_SAFE_INTEGER)
+  })
+
+  it('parts of a split never exceed the whole', () => {
+    for (let amount = 0; amount < 3000; amount += 7) {
+      const commission = percentOf(amount, 3333)
+      const coproducer = percentOf(amount - commission, 5050)
+      expect(commission + coproducer).toBeLessThanOrEqual(amount)
+    }
+  })
+
+  it('turns percents into basis points', () => {
+    expect(percentToBasisPoints(12.5)).toBe(1250)
+    expect(percentToBasisPoints(100)).toBe(10_000)
+    expect(() => percentToBasisPoints(12.345)).toThrow()
+    expect(() => percentToBasisPoints(101)).toThrow()
+  })
+
+  it('formats for people and for payment codes', () => {
+    expect(formatBrl(123456)).toBe('R$ 1.234,56')
+    expect(formatBrl(5)).toBe('R$ 0,05')
+    expect(formatDecimal(10000)).toBe('100.00')
+    expect(formatDecimal(9790)).toBe('97.90')
+  })
+})
