@@ -41,6 +41,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: flag('0'),
   WEBHOOK_RETRY_BASE_MS: duration('30s'),
   WEBHOOK_TIMEOUT_MS: duration('10s'),
+  EMAIL_RETRY_BASE_MS: duration('30s'),
   PIX_EXPIRES_AFTER: duration('30m'),
   CART_RECOVERY_AFTER: duration('1h'),
   WORKER_POLL_MS: duration('250ms'),
@@ -68,6 +69,7 @@ export type Config = {
   trustProxy: boolean
   webhookRetryBaseMs: number
   webhookTimeoutMs: number
+  emailRetryBaseMs: number
   pixExpiresAfterMs: number
   cartRecoveryAfterMs: number
   workerPollMs: number
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    emailRetryBaseMs: e.EMAIL_RETRY_BASE_MS,
     pixExpiresAfterMs: e.PIX_EXPIRES_AFTER,
     cartRecoveryAfterMs: e.CART_RECOVERY_AFTER,
     workerPollMs: e.WORKER_POLL_MS,

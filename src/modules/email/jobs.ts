@@ -14,26 +14,22 @@ export function emailRetryDelayMs(attempt: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** (attempt - 1), 3_600_000)
 }
 
-export function createEmailWorker(opts: { retryBaseMs?: number } = {}): WorkerFactory {
-  return (deps) => {
-    const transport = createMailTransport(deps.config)
-    const poller = startPoller({
-      name: 'email.send',
-      intervalMs: deps.config.workerPollMs,
-      pass: () => sendDue(deps, transport, opts.retryBaseMs ?? 30_000),
-      onError: (error) => deps.log.error({ err: error }, 'e-mail pass failed'),
-    })
-    return {
-      kick: poller.kick,
-      async stop() {
-        await poller.stop()
-        transport.close()
-      },
-    }
+export const startEmailWorker: WorkerFactory = (deps) => {
+  const transport = createMailTransport(deps.config)
+  const poller = startPoller({
+    name: 'email.send',
+    intervalMs: deps.config.workerPollMs,
+    pass: () => sendDue(deps, transport, deps.config.emailRetryBaseMs),
+    onError: (error) => deps.log.error({ err: error }, 'e-mail pass failed'),
+  })
+  return {
+    kick: poller.kick,
+    async stop() {
+      await poller.stop()
+      transport.close()
+    },
   }
 }
-
-export const startEmailWorker = createEmailWorker()
 
 async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number): Promise<number> {
   const ids = await claimDue(deps.db, {

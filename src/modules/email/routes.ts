@@ -18,6 +18,8 @@ const Query = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 })
 
+const STATUS_PT: Record<string, string> = { pending: 'na fila', sent: 'enviado', failed: 'falhou' }
+
 export const emailRoutes: RouteModule = (app, deps) => {
   if (deps.config.smtpUrl) return
 
@@ -55,7 +57,7 @@ export const emailRoutes: RouteModule = (app, deps) => {
       const rows = await listEmails(deps.db, request.query)
       const items = rows.map(
         (m) => html`<details class="card"><summary><strong>${m.subject}</strong><br>
-        <span class="muted">para ${m.to_address} · ${m.created_at.toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo' })} · ${m.status}</span></summary>
+        <span class="muted">para ${m.to_address} · ${m.created_at.toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo' })} · ${STATUS_PT[m.status] ?? m.status}</span></summary>
         <iframe title="${m.subject}" sandbox="" srcdoc="${m.html_body}" style="width:100%;height:420px;border:0"></iframe>
         <pre style="white-space:pre-wrap">${m.text_body}</pre></details>`,
       )

@@ -1,0 +1,141 @@
+import type { AddressInfo } from 'node:net'
+import { SMTPServer } from 'smtp-server'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { withTx } from '../../../src/kit/db.ts'
+import { queueEmail } from '../../../src/modules/email/service.ts'
+import { accessEmail, deliveryEmail } from '../../../src/modules/email/templates.ts'
+import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
+
+describe('templates', () => {
+  it('are pt-BR, format money as R$ and escape names in HTML', () => {
+    const mail = deliveryEmail({
+      buyerName: '<script>alert(1)</script>',
+      productName: 'Curso & Cia',
+      amountCents: 123456,
+      orderId: 'o1',
+      deliveryUrl: 'https://example.com/aula',
+      membersUrl: 'https://vitrine.example/members',
+    })
+    expect(mail.subject).toBe('Pagamento confirmado: Curso & Cia')
+    expect(mail.text).toContain('R$ 1.234,56')
+    expect(mail.html).toContain('R$ 1.234,56')
+    expect(mail.html).not.toContain('<script>')
+    expect(mail.html).toContain('&lt;script&gt;')
+    expect(mail.html).toContain('Curso &amp; Cia')
+    const access = accessEmail({
+      buyerName: 'Ana',
+      productName: 'X',
+      loginUrl: 'https://v/members/login?token=t',
+    })
+    expect(access.subject).toMatch(/área de membros/)
+    expect(access.text).toContain('https://v/members/login?token=t')
+  })
+})
+
+describe(`mail outbox and dev mailbox (${engine})`, () => {
+  let svc: TestService
+  beforeAll(async () => {
+    svc = await startTestService()
+  })
+  afterAll(() => svc?.stop())
+
+  const mail = (to: string, subject: string, dedupeKey?: string) => ({
+    to,
+    subject,
+    text: 'corpo',
+    html: '<p>corpo</p>',
+    ...(dedupeKey ? { dedupeKey } : {}),
+  })
+
+  it('a queued mail shows in the dev mailbox, sent; a dedupe key queues once', async () => {
+    await withTx(svc.deps.db, async (tx) => {
+      await queueEmail(tx, svc.deps, mail('Ana@Example.com', 'Olá', 'k1'))
+      await queueEmail(tx, svc.deps, mail('ana@example.com', 'Olá de novo', 'k1'))
+    })
+    const list = await eventually(async () => {
+      const res = await svc.api('GET', '/api/dev/emails?to=ana@example.com')
+      return res.body.data[0]?.status === 'sent' ? res.body.data : null
+    })
+    expect(list).toHaveLength(1)
+    expect(list[0]).toMatchObject({
+      to: 'ana@example.com',
+      subject: 'Olá',
+      text: 'corpo',
+      html: '<p>corpo</p>',
+    })
+    const page = await fetch(`${svc.url}/dev/mailbox?to=ana@example.com`)
+    expect(page.headers.get('content-type')).toContain('text/html')
+    expect(await page.text()).toContain('Olá')
+  })
+
+  it('a mail queued in a transaction that rolls back never exists', async () => {
+    await expect(
+      withTx(svc.deps.db, async (tx) => {
+        await queueEmail(tx, svc.deps, mail('rollback@example.com', 'Nunca'))
+        throw new Error('rollback')
+      }),
+    ).rejects.toThrow('rollback')
+    const res = await svc.api('GET', '/api/dev/emails?to=rollback@example.com')
+    expect(res.body.data).toEqual([])
+  })
+})
+
+describe(`real SMTP (${engine})`, () => {
+  const received: string[] = []
+  let failNext = 1
+  const sink = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      let raw = ''
+      stream.on('data', (chunk: Buffer) => {
+        raw += chunk.toString('utf8')
+      })
+      stream.on('end', () => {
+        if (failNext-- > 0) return callback(new Error('451 try again later'))
+        received.push(raw)
+        callback()
+      })
+    },
+  })
+  let svc: TestService
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve))
+    const { port } = sink.server.address() as AddressInfo
+    svc = await startTestService({
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      EMAIL_RETRY_BASE_MS: '50',
+    })
+  })
+  afterAll(async () => {
+    await svc?.stop()
+    await new Promise<void>((resolve) => sink.close(() => resolve()))
+  })
+
+  it('sends multipart pt-BR mail, retrying after a refused attempt', async () => {
+    await withTx(svc.deps.db, (tx) =>
+      queueEmail(tx, svc.deps, {
+        to: 'bia@example.com',
+        ...deliveryEmail({
+          buyerName: 'Bia',
+          productName: 'Fotografia',
+          amountCents: 9790,
+          orderId: 'o-1',
+          deliveryUrl: null,
+          membersUrl: 'http://localhost/members',
+        }),
+      }),
+    )
+    await eventually(async () => received.length === 1)
+    const raw = received[0]!
+    expect(raw).toMatch(/^To: bia@example\.com/m)
+    expect(raw).toMatch(/^Subject: .*Pagamento confirmado/m)
+    expect(raw).toContain('multipart/alternative')
+    expect(raw).toContain('text/plain')
+    expect(raw).toContain('text/html')
+    const row = await svc.deps.db.selectFrom('emails').selectAll().executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ status: 'sent', attempts: 2 })
+    expect((await svc.api('GET', '/api/dev/emails')).status).toBe(404)
+  })
+})
