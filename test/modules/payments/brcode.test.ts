@@ -1,3 +1,5 @@
+import jsQR from 'jsqr'
+import { PNG } from 'pngjs'
 import { describe, expect, it } from 'vitest'
 import {
   buildPixCopyPaste,
@@ -72,10 +74,19 @@ describe('BR Code', () => {
     ).toThrow()
   })
 
-  it('renders a PNG QR image', async () => {
-    const url = await pixQrDataUrl(BCB_STATIC)
+  it('renders a PNG QR image that a QR reader decodes back to the code', async () => {
+    const code = buildPixCopyPaste({
+      pixKey: '7d9f0335-8dcc-4054-9bf9-0dbd61d36690',
+      merchantName: 'VITRINE SANDBOX',
+      merchantCity: 'SAO PAULO',
+      amountCents: 14790,
+      txid: 'sbx01a203f7ccec7b01a326d2',
+    })
+    const url = await pixQrDataUrl(code)
     expect(url).toMatch(/^data:image\/png;base64,/)
-    const bytes = Buffer.from(url.split(',')[1]!, 'base64')
-    expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    const png = PNG.sync.read(Buffer.from(url.split(',')[1]!, 'base64'))
+    expect(png.width).toBeGreaterThanOrEqual(250)
+    const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height)
+    expect(decoded?.data).toBe(code)
   })
 })

@@ -1,0 +1,52 @@
+// Baselines measured in the same run, so noisy shared machines compare against themselves.
+import { execFile } from 'node:child_process'
+import type { AddressInfo } from 'node:net'
+import { promisify } from 'node:util'
+import autocannon from 'autocannon'
+import Fastify from 'fastify'
+import { createServerDatabase, SERVER_URL } from './lib/databases.ts'
+
+const run = promisify(execFile)
+
+/** pgbench TPC-B (8 clients) on a fresh scale-10 database: transactions per second. */
+export async function pgbenchTps(seconds: number): Promise<number> {
+  const db = await createServerDatabase('vitrine_pgbench')
+  const { hostname, port, username } = new URL(SERVER_URL)
+  const conn = ['-h', hostname, '-p', port || '5432', '-U', username || 'postgres']
+  try {
+    await run('pgbench', [...conn, '-i', '-q', '-s', '10', db.name])
+    const { stdout } = await run('pgbench', [
+      ...conn,
+      '-c',
+      '8',
+      '-j',
+      '2',
+      '-T',
+      String(seconds),
+      db.name,
+    ])
+    const match = /tps = ([\d.]+)/.exec(stdout)
+    if (!match) throw new Error(`pgbench printed no tps:\n${stdout}`)
+    return Number(match[1])
+  } finally {
+    await db.drop()
+  }
+}
+
+/** A bare Fastify JSON route under autocannon (10 connections): requests per second. */
+export async function bareFastifyRps(seconds: number): Promise<number> {
+  const app = Fastify({ logger: false })
+  app.get('/', async () => ({ ok: true }))
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as AddressInfo
+  try {
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}/`,
+      connections: 10,
+      duration: seconds,
+    })
+    return result.requests.average
+  } finally {
+    await app.close()
+  }
+}

@@ -1,0 +1,61 @@
+// Fresh databases for a bench run: PGlite in memory, or a new database on the local server.
+import { randomBytes } from 'node:crypto'
+import pg from 'pg'
+import { type Database, openDatabase } from '../../src/kit/db.ts'
+
+export const SERVER_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+export async function serverReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: SERVER_URL, connectionTimeoutMillis: 2000 })
+  try {
+    await client.connect()
+    await client.end()
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: SERVER_URL })
+  await client.connect()
+  try {
+    await client.query(sql)
+  } finally {
+    await client.end()
+  }
+}
+
+/** A database on the server; the caller drops it with the returned function. */
+export async function createServerDatabase(
+  prefix: string,
+): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`
+  await admin(`CREATE DATABASE ${name}`)
+  const url = new URL(SERVER_URL)
+  url.pathname = `/${name}`
+  return {
+    name,
+    url: url.toString(),
+    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  }
+}
+
+export async function openBenchDatabase(
+  engine: 'pglite' | 'postgres',
+): Promise<{ database: Database; drop(): Promise<void> }> {
+  if (engine === 'pglite') {
+    const database = await openDatabase({ dataDir: null })
+    return { database, drop: () => database.close() }
+  }
+  const created = await createServerDatabase('vitrine_bench')
+  const database = await openDatabase({ databaseUrl: created.url, poolSize: 20 })
+  return {
+    database,
+    async drop() {
+      await database.close()
+      await created.drop()
+    },
+  }
+}

@@ -1,0 +1,83 @@
+// npm run bench: each scenario on PGlite and PostgreSQL, beside baselines from the same run.
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { bareFastifyRps, pgbenchTps } from './baselines.ts'
+import { serverReachable } from './lib/databases.ts'
+import { closeClient } from './lib/http.ts'
+import { fmt, printTable } from './lib/table.ts'
+import { type CheckoutPayResult, checkoutPay } from './scenarios/checkout-pay.ts'
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+const buyers = Number(process.env.BENCH_BUYERS ?? 8)
+
+const hasServer = await serverReachable()
+if (!hasServer)
+  console.log('PostgreSQL server not reachable: PostgreSQL rows and pgbench are skipped.')
+
+console.log(`Baselines (${seconds} s each)…`)
+const pgbench = hasServer ? await pgbenchTps(seconds) : Number.NaN
+const fastify = await bareFastifyRps(Math.min(seconds, 5))
+
+const runs: CheckoutPayResult[] = []
+for (const engine of hasServer ? (['pglite', 'postgres'] as const) : (['pglite'] as const)) {
+  console.log(`checkout + pay on ${engine} (${buyers} concurrent buyers, ${seconds} s)…`)
+  runs.push(await checkoutPay({ engine, seconds, buyers }))
+}
+closeClient()
+
+console.log('\nBaselines measured in this run')
+printTable(
+  ['baseline', 'throughput'],
+  [
+    ['pgbench TPC-B, 8 clients', `${fmt(pgbench, 0)} tps`],
+    ['bare Fastify GET, 10 connections', `${fmt(fastify, 0)} req/s`],
+  ],
+)
+console.log('\nScenario: checkout create + sandbox pay (one purchase = both calls)')
+printTable(
+  [
+    'engine',
+    'purchases/s',
+    'p50 ms',
+    'p99 ms',
+    'create p50/p99',
+    'pay p50/p99',
+    'errors',
+    'vs pgbench',
+    'vs Fastify',
+  ],
+  runs.map((r) => [
+    r.engine,
+    fmt(r.perSecond),
+    fmt(r.purchase.percentile(50)),
+    fmt(r.purchase.percentile(99)),
+    `${fmt(r.create.percentile(50))} / ${fmt(r.create.percentile(99))}`,
+    `${fmt(r.pay.percentile(50))} / ${fmt(r.pay.percentile(99))}`,
+    r.errors,
+    `${fmt((r.perSecond / pgbench) * 100, 2)} %`,
+    `${fmt((r.perSecond / fastify) * 100, 2)} %`,
+  ]),
+)
+
+mkdirSync('bench/results', { recursive: true })
+writeFileSync(
+  'bench/results/latest.json',
+  JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      seconds,
+      buyers,
+      baselines: { pgbenchTps: pgbench, bareFastifyRps: fastify },
+      checkoutPay: runs.map((r) => ({
+        engine: r.engine,
+        purchasesPerSecond: r.perSecond,
+        purchase: { p50: r.purchase.percentile(50), p99: r.purchase.percentile(99) },
+        create: { p50: r.create.percentile(50), p99: r.create.percentile(99) },
+        pay: { p50: r.pay.percentile(50), p99: r.pay.percentile(99) },
+        errors: r.errors,
+      })),
+    },
+    null,
+    2,
+  ),
+)
+console.log('\nWritten to bench/results/latest.json')
