@@ -1,4 +1,4 @@
-import jsQR from 'jsqr'
+import jsQRModule from 'jsqr'
 import { PNG } from 'pngjs'
 import { describe, expect, it } from 'vitest'
 import {
@@ -7,6 +7,9 @@ import {
   parsePixCopyPaste,
 } from '../../../src/modules/payments/brcode.ts'
 import { pixQrDataUrl } from '../../../src/modules/payments/qr.ts'
+
+// jsqr is CommonJS typed with only a `default`: at run time the import is the function itself.
+const jsQR = jsQRModule as unknown as typeof jsQRModule.default
 
 // Static BR Code example of Banco Central's "Manual de Padrões para Iniciação do Pix".
 const BCB_STATIC =
