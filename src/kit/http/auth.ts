@@ -117,43 +117,27 @@ export async function requireSession(request: FastifyRequest): Promise<SessionId
 }
 
 /**
- * Acts inside one account: the key's own, or for a session the `x-account-id` header
- * (must be one of the user's accounts) or else the user's first account.
+ * Acts inside one account: the key's own, or for a session `accountId` when given, else the
+ * `x-account-id` header, else the user's first account. An account the caller does not belong
+ * to is a 404, never a hint that it exists.
  */
 export async function requireAccount(
   request: FastifyRequest,
   scope: string,
+  accountId?: string,
 ): Promise<AccountActor> {
   const identity = await identify(request)
   if (!identity) throw new Unauthorized()
   if (isKey(identity)) {
     if (!identity.scopes.includes(scope)) throw new Forbidden(`Missing scope: ${scope}`)
+    if (accountId && accountId !== identity.accountId) throw new NotFound('Account not found')
     return { ...actorOf(identity), accountId: identity.accountId }
   }
   checkCsrf(request, identity)
-  const wanted = request.headers[ACCOUNT_HEADER]
-  const accountId = typeof wanted === 'string' ? wanted : identity.accountIds[0]
-  if (!accountId || !identity.accountIds.includes(accountId))
-    throw new NotFound('Account not found')
-  return { ...actorOf(identity), accountId }
-}
-
-/** A session of `userId` may act on `accountId` only when the user belongs to it. */
-export async function requireAccountId(
-  request: FastifyRequest,
-  accountId: string,
-  scope: string,
-): Promise<AccountActor> {
-  const identity = await identify(request)
-  if (!identity) throw new Unauthorized()
-  if (isKey(identity)) {
-    if (!identity.scopes.includes(scope)) throw new Forbidden(`Missing scope: ${scope}`)
-    if (identity.accountId !== accountId) throw new NotFound('Account not found')
-    return { ...actorOf(identity), accountId }
-  }
-  checkCsrf(request, identity)
-  if (!identity.accountIds.includes(accountId)) throw new NotFound('Account not found')
-  return { ...actorOf(identity), accountId }
+  const wanted = accountId ?? request.headers[ACCOUNT_HEADER]
+  const chosen = typeof wanted === 'string' ? wanted : identity.accountIds[0]
+  if (!chosen || !identity.accountIds.includes(chosen)) throw new NotFound('Account not found')
+  return { ...actorOf(identity), accountId: chosen }
 }
 
 export async function requireAdmin(request: FastifyRequest): Promise<Actor> {

@@ -3,7 +3,7 @@ import { withTx } from '../../kit/db.ts'
 import {
   CSRF_COOKIE,
   clearSessionCookies,
-  requireAccountId,
+  requireAccount,
   requireSession,
   requireUser,
   SESSION_COOKIE,
@@ -125,7 +125,7 @@ export const accountRoutes: RouteModule = (app, deps) => {
     },
     async (request, reply) => {
       const session = await requireSession(request)
-      const actor = await requireAccountId(request, request.params.account_id, 'write:api_keys')
+      const actor = await requireAccount(request, 'write:api_keys', request.params.account_id)
       const { row, key } = await withTx(deps.db, (tx) =>
         accounts.createApiKey(tx, deps, {
           accountId: actor.accountId,
@@ -150,7 +150,7 @@ export const accountRoutes: RouteModule = (app, deps) => {
     },
     async (request) => {
       await requireSession(request)
-      const actor = await requireAccountId(request, request.params.account_id, 'read:api_keys')
+      const actor = await requireAccount(request, 'read:api_keys', request.params.account_id)
       const rows = await accounts.listApiKeys(deps.db, actor.accountId)
       return { data: rows.map(apiKeyOut) }
     },
@@ -161,7 +161,7 @@ export const accountRoutes: RouteModule = (app, deps) => {
     { schema: { tags, security: [{ session: [] }], params: ApiKeyParams } },
     async (request, reply) => {
       await requireSession(request)
-      const actor = await requireAccountId(request, request.params.account_id, 'write:api_keys')
+      const actor = await requireAccount(request, 'write:api_keys', request.params.account_id)
       await withTx(deps.db, (tx) =>
         accounts.revokeApiKey(tx, deps, actor.accountId, request.params.key_id),
       )
