@@ -191,6 +191,21 @@ export interface DB {
     sent_at: Timestamp | null
     created_at: Timestamp
   }
+  checkout_sessions: {
+    id: string
+    product_id: string
+    plan_id: string | null
+    email: string
+    name: string | null
+    cpf: string | null
+    phone: string | null
+    coupon_code: string | null
+    order_id: string | null
+    recovery_sent_at: Timestamp | null
+    created_at: Timestamp
+    updated_at: Timestamp
+  }
+  rate_limit_windows: { bucket: string; window_start: Timestamp; hits: number }
   login_links: {
     token_hash: string
     user_id: string

@@ -1,7 +1,18 @@
+import { z } from 'zod'
+import { withTx } from '../../kit/db.ts'
 import { IdParams } from '../../kit/http/schemas.ts'
+import { hit } from '../../kit/rate-limit.ts'
 import type { RouteModule } from '../../routes.ts'
-import { CheckoutOut, CreateCheckoutBody, OrderStatusOut } from './schema.ts'
+import {
+  CheckoutOut,
+  CreateCheckoutBody,
+  CreateSessionBody,
+  OrderStatusOut,
+  PatchSessionBody,
+  SessionOut,
+} from './schema.ts'
 import { createCheckout, orderStatus } from './service.ts'
+import { openSession, SESSIONS_PER_MINUTE, sessionToken, updateSession } from './sessions.ts'
 
 const tags = ['checkout']
 
@@ -19,6 +30,57 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
       },
     },
     async (request, reply) => reply.code(201).send(await createCheckout(deps, request.body)),
+  )
+
+  app.post(
+    '/api/checkout/sessions',
+    {
+      schema: {
+        tags,
+        security: [],
+        description: `Opens (201) or reuses (200, same id and token, within 24 h) the session of an e-mail and product. ${SESSIONS_PER_MINUTE} per minute per IP.`,
+        body: CreateSessionBody,
+        response: { 200: SessionOut, 201: SessionOut },
+      },
+    },
+    async (request, reply) => {
+      // request.ip honours X-Forwarded-For only when TRUST_PROXY is on.
+      await hit(deps.db, deps.clock, {
+        bucket: `checkout-sessions:${request.ip}`,
+        limit: SESSIONS_PER_MINUTE,
+        windowMs: 60_000,
+      })
+      const { session, created } = await withTx(deps.db, (tx) =>
+        openSession(tx, deps, {
+          productId: request.body.product_id,
+          planId: request.body.plan_id,
+          email: request.body.email,
+        }),
+      )
+      return reply
+        .code(created ? 201 : 200)
+        .send({ session_id: session.id, session_token: sessionToken(deps, session.id) })
+    },
+  )
+
+  app.patch(
+    '/api/checkout/sessions/:id',
+    {
+      schema: {
+        tags,
+        security: [],
+        description: 'Stores what the buyer typed so far (needs the session token).',
+        params: IdParams,
+        body: PatchSessionBody,
+        response: { 200: z.object({ session_id: z.string(), updated_at: z.string() }) },
+      },
+    },
+    async (request) => {
+      const session = await withTx(deps.db, (tx) =>
+        updateSession(tx, deps, request.params.id, request.body),
+      )
+      return { session_id: session.id, updated_at: session.updated_at.toISOString() }
+    },
   )
 
   app.get(

@@ -42,3 +42,19 @@ export const OrderStatusOut = z.object({
   paid_at: z.string().nullable(),
   redirect_url: z.string().nullable(),
 })
+
+export const CreateSessionBody = z.object({
+  product_id: z.uuid(),
+  plan_id: z.uuid().optional(),
+  email: z.string().trim().toLowerCase().pipe(z.email().max(254)),
+})
+
+export const SessionOut = z.object({ session_id: z.string(), session_token: z.string() })
+
+export const PatchSessionBody = z.object({
+  session_token: z.string().max(200).optional(),
+  name: z.string().trim().max(120).optional(),
+  cpf: z.string().trim().max(20).optional(),
+  phone: z.string().trim().max(20).optional(),
+  coupon_code: z.string().trim().max(64).optional(),
+})

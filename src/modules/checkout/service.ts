@@ -14,6 +14,7 @@ import { pixQrDataUrl } from '../payments/qr.ts'
 import { recordCharge } from '../payments/service.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import type { CheckoutOut, CreateCheckoutInput } from './schema.ts'
+import { markConverted } from './sessions.ts'
 
 const METHODS = { one_time: ['pix'], recurring: ['pix', 'card', 'boleto'] } as const
 
@@ -81,6 +82,8 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
       created_at: now,
       updated_at: now,
     })
+    if (input.session_id)
+      await markConverted(tx, { sessionId: input.session_id, productId: product.id, orderId })
     await recordCharge(tx, deps, {
       orderId,
       gateway: deps.gateway.name,

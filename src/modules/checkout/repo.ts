@@ -1,0 +1,50 @@
+import { type Insertable, sql, type Updateable } from 'kysely'
+import type { Executor } from '../../kit/db.ts'
+import type { DB } from '../../kit/db-schema.ts'
+
+export const checkoutRepo = {
+  /** Serializes session creation per (product, e-mail) so concurrent requests reuse one session. */
+  lockSessionKey(db: Executor, productId: string, email: string) {
+    return sql`SELECT pg_advisory_xact_lock(hashtext(${`checkout-session:${productId}:${email}`}))`.execute(
+      db,
+    )
+  },
+
+  findReusableSession(db: Executor, productId: string, email: string, since: Date) {
+    return db
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .where('product_id', '=', productId)
+      .where('email', '=', email)
+      .where('created_at', '>', since)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+  },
+
+  insertSession(db: Executor, row: Insertable<DB['checkout_sessions']>) {
+    return db.insertInto('checkout_sessions').values(row).returningAll().executeTakeFirstOrThrow()
+  },
+
+  findSession(db: Executor, id: string) {
+    return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst()
+  },
+
+  updateSession(db: Executor, id: string, patch: Updateable<DB['checkout_sessions']>) {
+    return db
+      .updateTable('checkout_sessions')
+      .set(patch)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst()
+  },
+
+  convertSession(db: Executor, id: string, productId: string, orderId: string) {
+    return db
+      .updateTable('checkout_sessions')
+      .set({ order_id: orderId })
+      .where('id', '=', id)
+      .where('product_id', '=', productId)
+      .execute()
+  },
+}

@@ -1,0 +1,77 @@
+// Checkout sessions: the buyer's partial form, reused for 24 h per (product, e-mail), updated
+// as they type, read back to pre-fill the page and to send one cart-recovery e-mail.
+import type { Deps } from '../../deps.ts'
+import { deriveKey, hmacHex, safeEqual } from '../../kit/crypto.ts'
+import type { Executor, Tx } from '../../kit/db.ts'
+import { Forbidden, NotFound } from '../../kit/errors.ts'
+import { uuidv7 } from '../../kit/ids.ts'
+import { sellable } from '../catalog/service.ts'
+import { checkoutRepo as repo } from './repo.ts'
+
+export const SESSION_REUSE_MS = 24 * 3_600_000
+export const SESSIONS_PER_MINUTE = 30
+
+type Ctx = Pick<Deps, 'clock' | 'appSecret'>
+
+/** The token is derived from the id, never stored: the same session always has the same token. */
+export function sessionToken(ctx: Pick<Deps, 'appSecret'>, sessionId: string): string {
+  return hmacHex(deriveKey(ctx.appSecret, 'checkout-session'), sessionId)
+}
+
+export async function openSession(
+  tx: Tx,
+  ctx: Ctx,
+  input: { productId: string; planId?: string | undefined; email: string },
+) {
+  await sellable(tx, input.productId, input.planId)
+  await repo.lockSessionKey(tx, input.productId, input.email)
+  const now = ctx.clock.now()
+  const existing = await repo.findReusableSession(
+    tx,
+    input.productId,
+    input.email,
+    new Date(now.getTime() - SESSION_REUSE_MS),
+  )
+  if (existing) return { session: existing, created: false }
+  const session = await repo.insertSession(tx, {
+    id: uuidv7(now.getTime()),
+    product_id: input.productId,
+    plan_id: input.planId ?? null,
+    email: input.email,
+    created_at: now,
+    updated_at: now,
+  })
+  return { session, created: true }
+}
+
+export async function updateSession(
+  tx: Tx,
+  ctx: Ctx,
+  id: string,
+  input: {
+    session_token?: string | undefined
+    name?: string
+    cpf?: string
+    phone?: string
+    coupon_code?: string
+  },
+) {
+  const { session_token: token, ...fields } = input
+  const session = await repo.findSession(tx, id)
+  if (!session) throw new NotFound('Sessão não encontrada')
+  if (!token || !safeEqual(token, sessionToken(ctx, id)))
+    throw new Forbidden('Token da sessão inválido')
+  const updated = await repo.updateSession(tx, id, { ...fields, updated_at: ctx.clock.now() })
+  return updated!
+}
+
+/** For pre-filling the hosted checkout from `?session=<id>`. */
+export const findSession = (db: Executor, id: string) => repo.findSession(db, id)
+
+/** Links the session to the order it became (it then never triggers cart recovery). */
+export async function markConverted(
+  tx: Tx,
+  input: { sessionId: string; productId: string; orderId: string },
+) {
+  await repo.convertSession(tx, input.sessionId, input.productId, input.orderId)
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { signupCreator } from '../../setup/actors.ts'
+import { checkout, createProduct } from '../../setup/purchase.ts'
+import { engine, startTestService, type TestService } from '../../setup/service.ts'
+
+let first: TestService
+let second: TestService
+let productId: string
+
+beforeAll(async () => {
+  // Two API instances on one database: limits and reuse must hold across them.
+  first = await startTestService({ TRUST_PROXY: '1' })
+  second = await startTestService(
+    { TRUST_PROXY: '1', APP_SECRET: first.deps.appSecret },
+    first.testDb,
+  )
+  const key = await (await signupCreator(first.api)).key(['write:products'])
+  productId = (await createProduct(first.api, key)).id
+})
+afterAll(async () => {
+  await second?.stop()
+  await first?.stop()
+})
+
+const open = (svc: TestService, email: string, ip = '203.0.113.7') =>
+  svc.api('POST', '/api/checkout/sessions', {
+    headers: { 'x-forwarded-for': ip },
+    body: { product_id: productId, email },
+  })
+
+describe(`checkout sessions (${engine})`, () => {
+  it('reuses the session of the same e-mail and product within 24 h, with the same token', async () => {
+    const a = await open(first, 'Reuse@Example.com', '198.51.100.1')
+    expect(a.status).toBe(201)
+    const b = await open(second, 'reuse@example.com', '198.51.100.1')
+    expect(b.status).toBe(200)
+    expect(b.body).toEqual(a.body)
+    expect(a.body.session_token).toMatch(/^[0-9a-f]{64}$/)
+    const stored = await first.deps.db
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .where('id', '=', a.body.session_id)
+      .executeTakeFirstOrThrow()
+    expect(JSON.stringify(stored)).not.toContain(a.body.session_token)
+
+    // The sandbox clock is per process for now (see docs/ARCHITECTURE.md): move both.
+    for (const svc of [first, second]) {
+      await svc.api('POST', '/sandbox/clock/advance', { body: { seconds: 24 * 3600 + 1 } })
+    }
+    const c = await open(first, 'reuse@example.com', '198.51.100.1')
+    expect(c.status).toBe(201)
+    expect(c.body.session_id).not.toBe(a.body.session_id)
+  })
+
+  it('PATCH needs the token (403 otherwise) and stores the partial form', async () => {
+    const { body } = await open(first, 'patch@example.com', '198.51.100.2')
+    const path = `/api/checkout/sessions/${body.session_id}`
+    expect((await first.api('PATCH', path, { body: { name: 'Ana' } })).status).toBe(403)
+    expect(
+      (await first.api('PATCH', path, { body: { session_token: 'f'.repeat(64), name: 'Ana' } }))
+        .status,
+    ).toBe(403)
+    const ok = await second.api('PATCH', path, {
+      body: { session_token: body.session_token, name: 'Ana', cpf: '529.982.247-25' },
+    })
+    expect(ok.status).toBe(200)
+    expect(ok.body.session_id).toBe(body.session_id)
+    const row = await first.deps.db
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .where('id', '=', body.session_id)
+      .executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ name: 'Ana', cpf: '529.982.247-25' })
+    expect(
+      (
+        await first.api('PATCH', '/api/checkout/sessions/018f0000-0000-7000-8000-000000000000', {
+          body: { session_token: 'x' },
+        })
+      ).status,
+    ).toBe(404)
+  })
+
+  it('31 creations from one IP across two instances: the 31st is 429 with Retry-After', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 30; i++) {
+      const res = await open(i % 2 ? first : second, `burst-${i}@example.com`, '192.0.2.55')
+      statuses.push(res.status)
+    }
+    expect(statuses.every((s) => s === 201)).toBe(true)
+    const over = await open(first, 'burst-30@example.com', '192.0.2.55')
+    expect(over.status).toBe(429)
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(over.body.error).toBeTypeOf('string')
+    expect((await open(second, 'other-ip@example.com', '192.0.2.56')).status).toBe(201)
+  })
+
+  it('a checkout with the session marks it converted', async () => {
+    const { body } = await open(first, 'convert@example.com', '198.51.100.3')
+    const order = await checkout(first.api, productId, {
+      email: 'convert@example.com',
+      session_id: body.session_id,
+    })
+    expect(order.status).toBe(201)
+    const row = await first.deps.db
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .where('id', '=', body.session_id)
+      .executeTakeFirstOrThrow()
+    expect(row.order_id).toBe(order.body.order_id)
+  })
+})
