@@ -205,6 +205,17 @@ export interface DB {
     created_at: Timestamp
     updated_at: Timestamp
   }
+  coupons: {
+    id: string
+    product_id: string
+    code: string
+    percent_off_bps: number | null
+    amount_off_cents: number | null
+    expires_at: Timestamp | null
+    max_redemptions: number | null
+    redemptions: Generated<number>
+    created_at: Timestamp
+  }
   rate_limit_windows: { bucket: string; window_start: Timestamp; hits: number }
   login_links: {
     token_hash: string

@@ -76,3 +76,12 @@ export function percentToBasisPoints(percent: number): number {
 export function basisPointsToPercent(bps: number): number {
   return bps / 100
 }
+
+/** A price after a coupon: a percentage (rounded like every share) or a fixed amount off. */
+export function discounted(
+  price: Cents,
+  coupon: { percentOffBps: number | null; amountOffCents: number | null },
+): Cents {
+  if (coupon.percentOffBps !== null) return price - percentOf(price, coupon.percentOffBps)
+  return Math.max(0, price - (coupon.amountOffCents ?? 0))
+}

@@ -4,7 +4,14 @@ import { requireAccount } from '../../kit/http/auth.ts'
 import { listOf, PageQuery } from '../../kit/http/pagination.ts'
 import { IdParams } from '../../kit/http/schemas.ts'
 import type { RouteModule } from '../../routes.ts'
-import { CreateProductBody, PatchProductBody, ProductOut } from './schema.ts'
+import { createCoupon, listCoupons } from './coupons.ts'
+import {
+  CouponOut,
+  CreateCouponBody,
+  CreateProductBody,
+  PatchProductBody,
+  ProductOut,
+} from './schema.ts'
 import * as catalog from './service.ts'
 
 const tags = ['products']
@@ -70,6 +77,36 @@ export const catalogRoutes: RouteModule = (app, deps) => {
       )
       if (outcome === 'deleted') return reply.code(204).send()
       return { data: await catalog.getProduct(deps.db, deps, actor.accountId, request.params.id) }
+    },
+  )
+
+  app.post(
+    '/api/v1/products/:id/coupons',
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        body: CreateCouponBody,
+        response: { 201: z.object({ data: CouponOut }) },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requireAccount(request, 'write:products')
+      const data = await withTx(deps.db, (tx) =>
+        createCoupon(tx, deps, actor.accountId, request.params.id, request.body),
+      )
+      return reply.code(201).send({ data })
+    },
+  )
+
+  app.get(
+    '/api/v1/products/:id/coupons',
+    {
+      schema: { tags, params: IdParams, response: { 200: z.object({ data: z.array(CouponOut) }) } },
+    },
+    async (request) => {
+      const actor = await requireAccount(request, 'read:products')
+      return { data: await listCoupons(deps.db, actor.accountId, request.params.id) }
     },
   )
 }

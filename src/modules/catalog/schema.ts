@@ -62,3 +62,26 @@ export const ProductOut = z.object({
   created_at: z.string(),
 })
 export type ProductOut = z.infer<typeof ProductOut>
+
+export const CreateCouponBody = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{2,40}$/, 'código: 2 a 40 letras, números, _ ou -'),
+  percent_off: z.number().gt(0).max(100).optional(),
+  amount_off: Brl.optional(),
+  expires_at: z.iso.datetime({ offset: true }).optional(),
+  max_redemptions: z.number().int().min(1).optional(),
+})
+export type CreateCouponInput = z.infer<typeof CreateCouponBody>
+
+export const CouponOut = z.object({
+  id: z.string(),
+  code: z.string(),
+  percent_off: z.number().nullable(),
+  amount_off: z.number().nullable(),
+  expires_at: z.string().nullable(),
+  max_redemptions: z.number().nullable(),
+  redemptions: z.number(),
+  created_at: z.string(),
+})

@@ -5,6 +5,7 @@ import { BadRequest, NotFound, PaymentRequired } from '../../kit/errors.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { toBrl } from '../../kit/money.ts'
 import { createLoginLink, ensureBuyer } from '../accounts/service.ts'
+import { priceWithCoupon, redeemCoupon } from '../catalog/coupons.ts'
 import { findProductById, sellable } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { accessEmail } from '../email/templates.ts'
@@ -33,14 +34,15 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
   if (!taxId) throw new BadRequest('CPF/CNPJ inválido')
   const phone = normalizeBrazilianPhone(input.phone)
   if (!phone) throw new BadRequest('Telefone inválido')
-  // Coupons arrive with the complete checkout (issue 3): until then no code is valid.
-  if (input.coupon_code) throw new BadRequest('Cupom inválido')
   if (input.payment_method === 'card' && !input.card_token) throw new BadRequest('Informe o cartão')
   if (input.payment_method === 'boleto') throw new BadRequest('Boleto ainda não está disponível')
 
   const now = deps.clock.now()
   const orderId = uuidv7(now.getTime())
-  const amountCents = plan.price_cents
+  const priced = input.coupon_code
+    ? await priceWithCoupon(deps.db, deps, product.id, plan.price_cents, input.coupon_code)
+    : null
+  const amountCents = priced?.amountCents ?? plan.price_cents
   const charge = await deps.gateway.createCharge({
     reference: orderId,
     method: input.payment_method,
@@ -78,12 +80,16 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
       status: 'pending',
       amount_cents: amountCents,
       payment_method: input.payment_method,
+      coupon_code: priced?.coupon.code ?? null,
       expires_at: charge.pix?.expiresAt ?? null,
       created_at: now,
       updated_at: now,
     })
-    if (input.session_id)
+    // A declined card never takes a redemption; any other order holds one until it expires.
+    if (priced && charge.status !== 'failed') await redeemCoupon(tx, priced.coupon.id)
+    if (input.session_id) {
       await markConverted(tx, { sessionId: input.session_id, productId: product.id, orderId })
+    }
     await recordCharge(tx, deps, {
       orderId,
       gateway: deps.gateway.name,
