@@ -1,12 +1,17 @@
 import type { Deps } from './deps.ts'
 import type { Poller } from './kit/jobs.ts'
 import { startEmailWorker } from './modules/email/jobs.ts'
+import { startExpiryWorker } from './modules/payments/jobs.ts'
 import { startWebhookWorker } from './modules/webhooks/jobs.ts'
 
 export type WorkerFactory = (deps: Deps) => Poller
 
 /** Every background loop of the service; each module contributes its own. */
-export const workerFactories: WorkerFactory[] = [startWebhookWorker, startEmailWorker]
+export const workerFactories: WorkerFactory[] = [
+  startWebhookWorker,
+  startEmailWorker,
+  startExpiryWorker,
+]
 
 export function startWorkers(deps: Deps): Poller {
   const pollers = workerFactories.map((start) => start(deps))

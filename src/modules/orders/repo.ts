@@ -79,4 +79,19 @@ export const ordersRepo = {
     }
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(window.take).execute()
   },
+
+  /** Pending orders past their expiry, locked; other workers skip them. */
+  async lockDueForExpiry(db: Executor, now: Date, limit: number) {
+    const rows = await db
+      .selectFrom('orders')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute()
+    return rows.map((r) => r.id)
+  },
 }

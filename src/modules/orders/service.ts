@@ -71,3 +71,6 @@ export async function getOrder(db: Executor, accountId: string, id: string) {
   if (!row) throw new NotFound('Pedido não encontrado')
   return orderOut(row)
 }
+
+export const lockDueForExpiry = (tx: Tx, now: Date, limit: number) =>
+  repo.lockDueForExpiry(tx, now, limit)

@@ -41,4 +41,13 @@ export const paymentsRepo = {
       .returning('id')
       .executeTakeFirst()
   },
+
+  expireChargesOf(db: Executor, orderId: string) {
+    return db
+      .updateTable('charges')
+      .set({ status: 'expired' })
+      .where('order_id', '=', orderId)
+      .where('status', '=', 'pending')
+      .execute()
+  },
 }

@@ -4,11 +4,13 @@ import type { PaymentMethod } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { findOrder } from '../orders/service.ts'
 import { confirmPayment } from './confirm.ts'
+import { expireOrder } from './expire.ts'
 import type { CreatedCharge, ParsedCallback } from './gateway.ts'
 import { paymentsRepo as repo } from './repo.ts'
 
 export type CallbackOutcome =
   | 'paid'
+  | 'expired'
   | 'duplicate'
   | 'unknown_charge'
   | 'amount_mismatch'
@@ -39,15 +41,19 @@ export async function applyCallback(
     received_at: now,
   })
   if (!recorded) return 'duplicate'
+  if (outcome === 'expired') {
+    return (await expireOrder(tx, deps, charge!.order_id)) ? 'expired' : 'duplicate'
+  }
   if (outcome !== 'paid') return outcome
   await repo.setChargeStatus(tx, charge!.id, 'paid')
   return (await confirmPayment(tx, deps, charge!.order_id)) ? 'paid' : 'duplicate'
 
   async function decide(): Promise<CallbackOutcome> {
     if (!charge) return 'unknown_charge'
-    if (callback.action !== 'paid') return 'ignored'
+    if (callback.action !== 'paid' && callback.action !== 'expired') return 'ignored'
     const order = await findOrder(tx, charge.order_id)
     if (order?.status !== 'pending') return 'duplicate'
+    if (callback.action === 'expired') return 'expired'
     if (
       callback.amountCents !== order.amount_cents ||
       callback.amountCents !== charge.amount_cents

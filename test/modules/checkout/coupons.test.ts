@@ -66,6 +66,14 @@ describe(`coupons (${engine})`, () => {
     expect(list.body.data.find((c: { code: string }) => c.code === 'CORRIDA').redemptions).toBe(3)
   })
 
+  it('an expired order gives its redemption back', async () => {
+    await coupon({ code: 'VOLTA', percent_off: 10, max_redemptions: 1 })
+    const first = await checkout(svc.api, productId, { coupon_code: 'VOLTA' })
+    expect((await checkout(svc.api, productId, { coupon_code: 'VOLTA' })).status).toBe(400)
+    await svc.api('POST', `/sandbox/charges/${first.body.charge_id}/expire`)
+    expect((await checkout(svc.api, productId, { coupon_code: 'VOLTA' })).status).toBe(201)
+  })
+
   it('refuses a duplicate code and a coupon with both or neither discount', async () => {
     expect((await coupon({ code: 'DEZ', amount_off: 5 })).status).toBe(409)
     expect((await coupon({ code: 'AMBOS', amount_off: 5, percent_off: 5 })).status).toBe(400)
