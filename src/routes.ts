@@ -17,6 +17,7 @@ import { orderRoutes } from './modules/orders/routes.ts'
 import { paymentRoutes } from './modules/payments/routes.ts'
 import { sandboxRoutes } from './modules/payments/sandbox-routes.ts'
 import { webhookRoutes } from './modules/webhooks/routes.ts'
+import { checkoutPages } from './web/checkout/routes.ts'
 import { membersPages } from './web/members.ts'
 
 export type AppInstance = FastifyInstance<
@@ -44,5 +45,6 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     webhookRoutes,
     emailRoutes,
     membersPages,
+    checkoutPages,
   ]
 }

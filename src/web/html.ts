@@ -41,9 +41,12 @@ h1{font-size:1.4rem;margin:.5rem 0 1rem}a{color:#5b2bd6}
 .muted{color:#666;font-size:.9rem}.btn{display:inline-block;background:#5b2bd6;color:#fff;
 padding:10px 16px;border-radius:8px;text-decoration:none}`
 
-export function page(title: string, body: Safe): string {
+/** Marks trusted markup (already escaped or built here) for interpolation. */
+export const raw = (markup: string): Safe => new Safe(markup)
+
+export function page(title: string, body: Safe, extraCss = ''): string {
   return `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)} · Vitrine</title><style>${STYLE}</style></head>
+<title>${escapeHtml(title)} · Vitrine</title><style>${STYLE}${extraCss}</style></head>
 <body><main>${body.html}</main></body></html>`
 }

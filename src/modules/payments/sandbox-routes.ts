@@ -1,9 +1,13 @@
 // Controls of the sandbox gateway (only while PAYMENT_GATEWAY=sandbox): they play the part of
 // the buyer's bank and of the gateway, which then calls the service back over real HTTP.
 import { z } from 'zod'
-import { NotFound } from '../../kit/errors.ts'
+import { BadRequest, NotFound } from '../../kit/errors.ts'
 import type { RouteModule } from '../../routes.ts'
-import { type SandboxEventType, sendSandboxCallback } from './gateways/sandbox.ts'
+import {
+  type SandboxEventType,
+  sendSandboxCallback,
+  tokenizeSandboxCard,
+} from './gateways/sandbox.ts'
 
 const tags = ['sandbox']
 const ChargeParams = z.object({ charge_id: z.string().min(1).max(100) })
@@ -45,6 +49,30 @@ export const sandboxRoutes: RouteModule = (app, deps) => {
       },
     )
   }
+
+  app.post(
+    '/sandbox/card-tokens',
+    {
+      schema: {
+        tags,
+        security: [],
+        description:
+          'Card tokenization as a gateway does it from the page: 4242 4242 4242 4242 is approved, 4000 0000 0000 0002 declined.',
+        body: z.object({
+          number: z.string().max(30),
+          holder: z.string().max(100).optional(),
+          expiry: z.string().max(7),
+          cvv: z.string().max(4),
+        }),
+        response: { 200: z.object({ token: z.string(), last4: z.string() }) },
+      },
+    },
+    async (request) => {
+      const token = tokenizeSandboxCard(request.body, deps.clock.now())
+      if (!token) throw new BadRequest('Cartão inválido')
+      return token
+    },
+  )
 
   app.post(
     '/sandbox/clock/advance',

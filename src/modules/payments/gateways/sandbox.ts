@@ -160,3 +160,40 @@ export async function sendSandboxCallback(
   await response.arrayBuffer()
   return { orderId: charge.reference, callbackStatus: response.status }
 }
+
+const DECLINED_CARD = '4000000000000002'
+
+function luhnValid(number: string): boolean {
+  let sum = 0
+  for (let i = 0; i < number.length; i++) {
+    let digit = Number(number[number.length - 1 - i])
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2
+    sum += digit
+  }
+  return sum % 10 === 0
+}
+
+/** The sandbox's tokenization: a valid test card becomes `tok_approved` or `tok_declined`. */
+export function tokenizeSandboxCard(
+  card: { number: string; expiry: string; cvv: string },
+  now: Date,
+) {
+  const number = card.number.replace(/\D/g, '')
+  const expiry = /^(\d{2})\s*\/\s*(\d{2})$/.exec(card.expiry.trim())
+  if (
+    number.length < 13 ||
+    number.length > 19 ||
+    !luhnValid(number) ||
+    !expiry ||
+    !/^\d{3,4}$/.test(card.cvv)
+  ) {
+    return null
+  }
+  const month = Number(expiry[1])
+  const endOfMonth = Date.UTC(2000 + Number(expiry[2]), month, 1)
+  if (month < 1 || month > 12 || endOfMonth <= now.getTime()) return null
+  return {
+    token: number === DECLINED_CARD ? 'tok_declined' : 'tok_approved',
+    last4: number.slice(-4),
+  }
+}

@@ -1,0 +1,234 @@
+// The hosted checkout's only script: no framework, a few KB. It validates the form (CPF/CNPJ
+// check digits too), keeps the checkout session up to date as the buyer types, tokenizes cards
+// with the gateway (the server never sees a card number), and follows the payment.
+;(() => {
+  const cfg = JSON.parse(document.getElementById('checkout-config').textContent)
+  const $ = (id) => document.getElementById(id)
+  const form = $('checkout-form')
+  const digits = (s) => s.replace(/\D/g, '')
+
+  function mod11(values, weights) {
+    const rest = values.reduce((sum, v, i) => sum + v * weights[i], 0) % 11
+    return rest < 2 ? 0 : 11 - rest
+  }
+  function validCpf(text) {
+    const d = digits(text)
+    if (d.length !== 11 || /^(\d)\1{10}$/.test(d)) return false
+    const n = [...d].map(Number)
+    return (
+      n[9] === mod11(n.slice(0, 9), [10, 9, 8, 7, 6, 5, 4, 3, 2]) &&
+      n[10] === mod11(n.slice(0, 10), [11, 10, 9, 8, 7, 6, 5, 4, 3, 2])
+    )
+  }
+  function validCnpj(text) {
+    const v = text.replace(/[.\-/\s]/g, '').toUpperCase()
+    if (!/^[0-9A-Z]{12}\d{2}$/.test(v) || /^(\d)\1{13}$/.test(v)) return false
+    const n = [...v].map((c) => c.charCodeAt(0) - 48)
+    const w1 = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]
+    return n[12] === mod11(n.slice(0, 12), w1) && n[13] === mod11(n.slice(0, 13), [6, ...w1])
+  }
+  const validPhone = (t) => /^(55)?[1-9]{2}(9\d{8}|[2-5]\d{7})$/.test(digits(t))
+
+  function fieldError(name, message) {
+    const el = $(`erro-${name}`)
+    el.textContent = message || ''
+    form.elements[name].setAttribute('aria-invalid', message ? 'true' : 'false')
+    return !message
+  }
+
+  // Checkout session: created when the e-mail is known, then patched as the buyer types.
+  let session = cfg.session
+  let patchTimer
+  async function ensureSession() {
+    const email = form.elements.email.value.trim()
+    if (session || !/^\S+@\S+\.\S+$/.test(email)) return
+    const res = await fetch('/api/checkout/sessions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ product_id: cfg.productId, plan_id: selectedPlan().id, email }),
+    })
+    if (res.ok) {
+      const body = await res.json()
+      session = { id: body.session_id, token: body.session_token }
+    }
+  }
+  function schedulePatch() {
+    clearTimeout(patchTimer)
+    patchTimer = setTimeout(async () => {
+      await ensureSession()
+      if (!session) return
+      const f = form.elements
+      await fetch(`/api/checkout/sessions/${session.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          session_token: session.token,
+          name: f.name.value,
+          cpf: f.cpf.value,
+          phone: f.phone.value,
+        }),
+      })
+    }, 600)
+  }
+  form.addEventListener('input', schedulePatch)
+
+  const selectedPlan = () => {
+    const checked = form.querySelector('input[name="plan"]:checked')
+    return cfg.plans.find((p) => p.id === (checked ? checked.value : cfg.plans[0].id))
+  }
+  const selectedMethod = () => {
+    const checked = form.querySelector('input[name="method"]:checked')
+    return checked ? checked.value : 'pix'
+  }
+  function refresh() {
+    const plan = selectedPlan()
+    $('preco').textContent = plan.priceLabel
+    $('preco-original').textContent = plan.originalLabel || ''
+    const card = selectedMethod() === 'card'
+    $('campos-cartao').hidden = !card
+    for (const el of $('campos-cartao').querySelectorAll('input, select')) el.required = card
+    $('pagar').textContent = card
+      ? 'Pagar com cartão'
+      : selectedMethod() === 'boleto'
+        ? 'Gerar boleto'
+        : 'Gerar PIX'
+  }
+  form.addEventListener('change', refresh)
+  refresh()
+
+  function validate() {
+    const f = form.elements
+    let ok = fieldError('name', f.name.value.trim().length >= 2 ? '' : 'Informe seu nome completo.')
+    ok =
+      fieldError(
+        'email',
+        /^\S+@\S+\.\S+$/.test(f.email.value.trim()) ? '' : 'Informe um e-mail válido.',
+      ) && ok
+    ok =
+      fieldError(
+        'cpf',
+        validCpf(f.cpf.value) || validCnpj(f.cpf.value) ? '' : 'CPF ou CNPJ inválido.',
+      ) && ok
+    ok = fieldError('phone', validPhone(f.phone.value) ? '' : 'Informe um celular com DDD.') && ok
+    return ok
+  }
+
+  async function tokenizeCard() {
+    const f = form.elements
+    const res = await fetch(cfg.tokenizeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        number: f.card_number.value,
+        holder: f.card_holder.value,
+        expiry: f.card_expiry.value,
+        cvv: f.card_cvv.value,
+      }),
+    })
+    const body = await res.json()
+    if (!res.ok) throw new Error(body.error || 'Cartão inválido.')
+    return body.token
+  }
+
+  function showError(message) {
+    $('erro-geral').textContent = message
+    $('erro-geral').hidden = false
+    $('erro-geral').focus()
+  }
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    $('erro-geral').hidden = true
+    if (!validate()) return
+    const button = $('pagar')
+    button.disabled = true
+    button.setAttribute('aria-busy', 'true')
+    try {
+      const f = form.elements
+      const method = selectedMethod()
+      const body = {
+        product_id: cfg.productId,
+        plan_id: selectedPlan().id,
+        name: f.name.value.trim(),
+        email: f.email.value.trim(),
+        cpf: f.cpf.value,
+        phone: f.phone.value,
+        payment_method: method,
+      }
+      if (session) body.session_id = session.id
+      if (cfg.coupon) body.coupon_code = cfg.coupon
+      if (cfg.affiliateCode) body.affiliate_code = cfg.affiliateCode
+      if (method === 'card') {
+        body.card_token = await tokenizeCard()
+        body.installments = Number(f.installments.value)
+      }
+      const res = await fetch('/api/checkout/create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+      const result = await res.json()
+      if (!res.ok)
+        throw new Error(
+          result.error === 'Validation failed' ? 'Confira os dados do formulário.' : result.error,
+        )
+      if (result.status === 'paid') return follow(result.order_id)
+      form.hidden = true
+      if (result.pix) showPix(result)
+      if (result.boleto) showBoleto(result)
+      follow(result.order_id)
+    } catch (error) {
+      showError(error.message || 'Não foi possível concluir. Tente de novo.')
+    } finally {
+      button.disabled = false
+      button.removeAttribute('aria-busy')
+    }
+  })
+
+  function showPix(result) {
+    $('pix').hidden = false
+    $('pix-qr').src = result.pix.qr_code
+    $('pix-codigo').value = result.pix.copy_paste
+    $('pix-copiar').addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(result.pix.copy_paste)
+      } catch {
+        $('pix-codigo').select()
+        document.execCommand('copy')
+      }
+      $('pix-copiar').textContent = 'Código copiado!'
+    })
+    const expires = Date.parse(result.pix.expires_at)
+    const tick = () => {
+      const left = Math.max(0, Math.round((expires - Date.now()) / 1000))
+      $('pix-tempo').textContent =
+        `${String(Math.floor(left / 60)).padStart(2, '0')}:${String(left % 60).padStart(2, '0')}`
+      if (left > 0) setTimeout(tick, 1000)
+    }
+    tick()
+    $('pix').focus()
+  }
+
+  function showBoleto(result) {
+    $('boleto').hidden = false
+    $('boleto-linha').value = result.boleto.digitable_line
+    $('boleto-vencimento').textContent = result.boleto.due_date.split('-').reverse().join('/')
+    if (result.boleto.barcode_image) $('boleto-barras').src = result.boleto.barcode_image
+  }
+
+  // The page polls the order every 2 s; the gateway callback, not this redirect, unlocks access.
+  function follow(orderId) {
+    const poll = async () => {
+      const res = await fetch(`/api/orders/${orderId}/status`)
+      const order = res.ok ? await res.json() : null
+      if (order && order.status === 'paid' && order.redirect_url)
+        return window.location.assign(order.redirect_url)
+      if (order && (order.status === 'expired' || order.status === 'failed')) {
+        $('pix').hidden = true
+        return showError('O pagamento expirou. Recarregue a página para gerar um novo.')
+      }
+      setTimeout(poll, 2000)
+    }
+    poll()
+  }
+})()

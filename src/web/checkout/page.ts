@@ -1,0 +1,179 @@
+// Server-rendered hosted checkout (pt-BR, mobile-first, accessible). The page is complete
+// HTML; client.js only adds behaviour.
+import { readFileSync } from 'node:fs'
+import { formatBrl } from '../../kit/money.ts'
+import { html, page, raw, type Safe } from '../html.ts'
+
+const CLIENT_JS = readFileSync(new URL('./client.js', import.meta.url), 'utf8')
+
+export interface CheckoutView {
+  product: {
+    id: string
+    name: string
+    description: string | null
+    billing: 'one_time' | 'recurring'
+  }
+  plans: {
+    id: string
+    name: string
+    priceCents: number
+    discountedCents: number | null
+    interval: string | null
+  }[]
+  selectedPlanId: string
+  coupon: { code: string; error: string | null } | null
+  affiliateCode: string | null
+  prefill: { email: string; name: string; cpf: string; phone: string }
+  session: { id: string; token: string } | null
+  tokenizeUrl: string | null
+}
+
+const INTERVAL = { month: '/mês', year: '/ano' } as Record<string, string>
+const METHOD_LABEL = { pix: 'PIX', card: 'Cartão de crédito', boleto: 'Boleto' } as const
+
+const CSS = `
+[hidden]{display:none!important}form,section{display:grid;gap:12px}label{font-weight:600;font-size:.95rem}
+input,select,button,textarea{font:inherit;width:100%;padding:12px;border:1px solid #c8c8d0;border-radius:8px;background:#fff}
+input:focus,select:focus,button:focus,textarea:focus{outline:3px solid #5b2bd633;border-color:#5b2bd6}
+input[aria-invalid=true]{border-color:#c0262d}.erro{color:#c0262d;font-size:.9rem;min-height:1em;margin:0}
+fieldset{border:0;padding:0;margin:0;display:grid;gap:8px}legend{font-weight:600;margin-bottom:4px}
+.opcao{display:flex;gap:8px;align-items:center;border:1px solid #c8c8d0;border-radius:8px;padding:10px;font-weight:400}
+.opcao input{width:auto}button{background:#5b2bd6;color:#fff;border:0;font-weight:700;cursor:pointer}
+button[disabled]{opacity:.6}.preco{font-size:1.6rem;font-weight:800}.grid2{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+#pix img{width:min(280px,100%);height:auto;image-rendering:pixelated;margin:0 auto;display:block}
+@media (max-width:400px){.grid2{grid-template-columns:1fr}}
+.alerta{background:#fdecec;color:#8a1c21;padding:12px;border-radius:8px}`
+
+function planOption(view: CheckoutView, plan: CheckoutView['plans'][number]): Safe {
+  const price =
+    formatBrl(plan.discountedCents ?? plan.priceCents) +
+    (plan.interval ? INTERVAL[plan.interval] : '')
+  return html`<label class="opcao"><input type="radio" name="plan" value="${plan.id}"
+    ${plan.id === view.selectedPlanId ? html`checked` : ''}> ${plan.name} — ${price}</label>`
+}
+
+export function checkoutPage(view: CheckoutView): string {
+  const methods =
+    view.product.billing === 'one_time' ? (['pix'] as const) : (['pix', 'card', 'boleto'] as const)
+  const selected = view.plans.find((p) => p.id === view.selectedPlanId) ?? view.plans[0]!
+  const config = {
+    productId: view.product.id,
+    plans: view.plans.map((p) => ({
+      id: p.id,
+      priceLabel:
+        formatBrl(p.discountedCents ?? p.priceCents) + (p.interval ? INTERVAL[p.interval] : ''),
+      originalLabel: p.discountedCents === null ? '' : formatBrl(p.priceCents),
+    })),
+    coupon: view.coupon && !view.coupon.error ? view.coupon.code : null,
+    affiliateCode: view.affiliateCode,
+    session: view.session,
+    tokenizeUrl: view.tokenizeUrl,
+  }
+  const installments = Array.from({ length: 12 }, (_, i) => i + 1)
+  const total = selected.discountedCents ?? selected.priceCents
+  const body = html`
+<div class="card"><h1>${view.product.name}</h1>
+  ${view.product.description ? html`<p class="muted">${view.product.description}</p>` : ''}
+  <p><s id="preco-original" class="muted"></s> <span id="preco" class="preco">${formatBrl(total)}</span></p>
+  ${view.coupon?.error ? html`<p class="alerta" role="status">${view.coupon.error}: ${view.coupon.code}</p>` : ''}
+  ${view.coupon && !view.coupon.error ? html`<p class="muted">Cupom ${view.coupon.code} aplicado</p>` : ''}
+</div>
+<form id="checkout-form" class="card" novalidate>
+  ${
+    view.plans.length > 1
+      ? html`<fieldset><legend>Plano</legend>${view.plans.map((p) => planOption(view, p))}</fieldset>`
+      : html`<input type="hidden" name="plan_single" value="${selected.id}">`
+  }
+  <div><label for="name">Nome completo</label>
+    <input id="name" name="name" autocomplete="name" required value="${view.prefill.name}" aria-describedby="erro-name">
+    <p id="erro-name" class="erro" aria-live="polite"></p></div>
+  <div><label for="email">E-mail</label>
+    <input id="email" name="email" type="email" autocomplete="email" required value="${view.prefill.email}" aria-describedby="erro-email">
+    <p id="erro-email" class="erro" aria-live="polite"></p></div>
+  <div class="grid2">
+    <div><label for="cpf">CPF ou CNPJ</label>
+      <input id="cpf" name="cpf" inputmode="text" autocomplete="off" required value="${view.prefill.cpf}" aria-describedby="erro-cpf">
+      <p id="erro-cpf" class="erro" aria-live="polite"></p></div>
+    <div><label for="phone">Celular</label>
+      <input id="phone" name="phone" type="tel" inputmode="tel" autocomplete="tel" required placeholder="(11) 98765-4321" value="${view.prefill.phone}" aria-describedby="erro-phone">
+      <p id="erro-phone" class="erro" aria-live="polite"></p></div>
+  </div>
+  <fieldset><legend>Forma de pagamento</legend>
+    ${methods.map(
+      (m, i) =>
+        html`<label class="opcao"><input type="radio" name="method" value="${m}" ${i === 0 ? html`checked` : ''}> ${METHOD_LABEL[m]}</label>`,
+    )}
+  </fieldset>
+  <div id="campos-cartao" hidden>
+    <div><label for="card_number">Número do cartão</label>
+      <input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number"></div>
+    <div><label for="card_holder">Nome impresso no cartão</label>
+      <input id="card_holder" name="card_holder" autocomplete="cc-name"></div>
+    <div class="grid2">
+      <div><label for="card_expiry">Validade (MM/AA)</label>
+        <input id="card_expiry" name="card_expiry" inputmode="numeric" autocomplete="cc-exp" placeholder="12/30"></div>
+      <div><label for="card_cvv">CVV</label>
+        <input id="card_cvv" name="card_cvv" inputmode="numeric" autocomplete="cc-csc"></div>
+    </div>
+    <div><label for="installments">Parcelas</label>
+      <select id="installments" name="installments">${installments.map(
+        (n) =>
+          html`<option value="${n}">${n}x de ${formatBrl(Math.ceil(total / n))}${n === 1 ? ' à vista' : ' sem juros'}</option>`,
+      )}</select></div>
+  </div>
+  <p id="erro-geral" class="alerta" role="alert" tabindex="-1" hidden></p>
+  <button id="pagar" type="submit">Gerar PIX</button>
+  <p class="muted">Pagamento processado com segurança. Seus dados de cartão vão direto para o processador de pagamentos.</p>
+</form>
+<section id="pix" class="card" hidden tabindex="-1" aria-labelledby="pix-titulo">
+  <h2 id="pix-titulo">Pague com PIX</h2>
+  <p>Abra o app do seu banco, escolha PIX e escaneie o QR code ou use o código copia e cola.</p>
+  <img id="pix-qr" alt="QR code PIX para pagamento" width="280" height="280">
+  <label for="pix-codigo">PIX copia e cola</label>
+  <textarea id="pix-codigo" rows="3" readonly></textarea>
+  <button id="pix-copiar" type="button">Copiar código</button>
+  <p aria-live="polite">O código expira em <strong id="pix-tempo">30:00</strong>. Aguardando pagamento…</p>
+</section>
+<section id="boleto" class="card" hidden aria-labelledby="boleto-titulo">
+  <h2 id="boleto-titulo">Boleto gerado</h2>
+  <img id="boleto-barras" alt="Código de barras do boleto">
+  <label for="boleto-linha">Linha digitável</label>
+  <textarea id="boleto-linha" rows="2" readonly></textarea>
+  <p>Vencimento: <strong id="boleto-vencimento"></strong>. A compensação leva até 3 dias úteis.</p>
+</section>
+<script type="application/json" id="checkout-config">${jsonForScript(config)}</script>
+<script>${rawScript(CLIENT_JS)}</script>`
+  return page(view.product.name, body, CSS)
+}
+
+export function successPage(input: {
+  productName: string
+  paid: boolean
+  membersUrl: string
+}): string {
+  const body = input.paid
+    ? html`<div class="card"><h1>Pagamento confirmado!</h1>
+        <p>Sua compra de <strong>${input.productName}</strong> foi aprovada. Enviamos o acesso para o seu e-mail.</p>
+        <p><a class="btn" href="${input.membersUrl}">Ir para a área de membros</a></p></div>`
+    : html`<div class="card"><h1>Quase lá!</h1>
+        <p>Estamos aguardando a confirmação do pagamento de <strong>${input.productName}</strong>.
+        Assim que ela chegar, você recebe o acesso por e-mail.</p></div>`
+  return page('Obrigado pela compra', body)
+}
+
+export function notFoundPage(): string {
+  return page(
+    'Produto não encontrado',
+    html`<div class="card"><h1>Produto não encontrado</h1>
+      <p>Este link de compra não existe ou o produto não está mais à venda. Confira o endereço com quem o enviou.</p></div>`,
+  )
+}
+
+/** JSON inside <script>: `<` escaped so the content can never close the tag. */
+function jsonForScript(value: unknown): Safe {
+  return raw(JSON.stringify(value).replace(/</g, '\\u003c'))
+}
+
+function rawScript(js: string): Safe {
+  return raw(js.replace(/<\/script/gi, '<\\/script'))
+}

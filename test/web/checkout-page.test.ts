@@ -1,0 +1,160 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { signupCreator } from '../setup/actors.ts'
+import { openBrowser, screenshot } from '../setup/browser.ts'
+import { createProduct, VALID_CPF } from '../setup/purchase.ts'
+import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
+
+let svc: TestService
+let oneTime: { id: string; slug: string }
+let recurring: { id: string; slug: string }
+let browser: Awaited<ReturnType<typeof openBrowser>>
+
+beforeAll(async () => {
+  svc = await startTestService()
+  const key = await (await signupCreator(svc.api)).key(['write:products'])
+  oneTime = await createProduct(svc.api, key, {
+    name: 'Curso de Cerâmica',
+    plans: [{ name: 'Vitalício', price: 197 }],
+  })
+  recurring = await createProduct(svc.api, key, {
+    name: 'Clube do Livro',
+    billing: 'recurring',
+    plans: [
+      { name: 'Mensal', price: 39.9 },
+      { name: 'Anual', price: 399, interval: 'year' },
+    ],
+  })
+})
+afterAll(() => svc?.stop())
+beforeEach(async () => {
+  browser = await openBrowser()
+})
+afterEach(() => browser?.close())
+
+async function fillBuyer(email: string) {
+  const { page } = browser
+  await page.getByLabel('Nome completo').fill('Carla Compradora')
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('CPF ou CNPJ').fill(VALID_CPF)
+  await page.getByLabel('Celular').fill('(21) 99876-5432')
+}
+
+describe(`hosted checkout in Chromium (${engine})`, () => {
+  it('buys with PIX: QR and copy-paste shown, paid through the sandbox, redirected to success', async () => {
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${oneTime.slug}`)
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Curso de Cerâmica')
+    expect(await page.locator('#preco').textContent()).toBe('R$ 197,00')
+    await fillBuyer('carla.pix@example.com')
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/checkout/create'))
+    await page.getByRole('button', { name: 'Gerar PIX' }).click()
+    const order = await (await created).json()
+    await page.locator('#pix').waitFor({ state: 'visible' })
+    expect(await page.locator('#checkout-form').isHidden()).toBe(true)
+    expect(await page.locator('#boleto').isHidden()).toBe(true)
+    expect(await page.locator('#pix-codigo').inputValue()).toBe(order.pix.copy_paste)
+    expect(await page.locator('#pix-qr').getAttribute('src')).toMatch(/^data:image\/png;base64,/)
+    expect(await page.locator('#pix-tempo').textContent()).toMatch(/^(29|30):\d\d$/)
+    await screenshot(page, 'checkout-pix-qr')
+
+    const paid = await svc.api('POST', `/sandbox/charges/${order.charge_id}/pay`)
+    expect(paid.body.callback_status).toBe(200)
+    await page.waitForURL(/\/success\?order_id=/, { timeout: 10_000 })
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Pagamento confirmado!')
+    await screenshot(page, 'checkout-pix-success')
+  })
+
+  it('buys a subscription plan with a card tokenized in the page; a declined card shows the error', async () => {
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${recurring.slug}`)
+    expect(await page.locator('#campos-cartao').isHidden()).toBe(true)
+    await page.getByLabel('Anual — R$ 399,00/ano').check()
+    expect(await page.locator('#preco').textContent()).toBe('R$ 399,00/ano')
+    await fillBuyer('carla.cartao@example.com')
+    await page.getByLabel('Cartão de crédito').check()
+    expect(await page.locator('#campos-cartao').isVisible()).toBe(true)
+    await page.getByLabel('Número do cartão').fill('4000 0000 0000 0002')
+    await page.getByLabel('Nome impresso no cartão').fill('CARLA C')
+    await page.getByLabel('Validade (MM/AA)').fill('12/39')
+    await page.getByLabel('CVV').fill('123')
+    await page.getByLabel('Parcelas').selectOption('3')
+    await page.getByRole('button', { name: 'Pagar com cartão' }).click()
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Cartão recusado')
+    await screenshot(page, 'checkout-card-declined')
+
+    await page.getByLabel('Número do cartão').fill('4242 4242 4242 4242')
+    const request = page.waitForRequest((r) => r.url().endsWith('/api/checkout/create'))
+    await page.getByRole('button', { name: 'Pagar com cartão' }).click()
+    const sent = (await request).postDataJSON()
+    expect(sent).toMatchObject({
+      payment_method: 'card',
+      card_token: 'tok_approved',
+      installments: 3,
+    })
+    expect(JSON.stringify(sent)).not.toContain('4242 4242')
+    await page.waitForURL(/\/success\?order_id=/, { timeout: 10_000 })
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Pagamento confirmado!')
+  })
+
+  it('checks CPF/CNPJ check digits in the page before sending anything', async () => {
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${oneTime.slug}`)
+    await fillBuyer('carla.cpf@example.com')
+    await page.getByLabel('CPF ou CNPJ').fill('529.982.247-24')
+    let created = false
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/checkout/create')) created = true
+    })
+    await page.getByRole('button', { name: 'Gerar PIX' }).click()
+    await expect.poll(() => page.locator('#erro-cpf').textContent()).toBe('CPF ou CNPJ inválido.')
+    expect(await page.getByLabel('CPF ou CNPJ').getAttribute('aria-invalid')).toBe('true')
+    expect(created).toBe(false)
+  })
+
+  it('carries the affiliate cookie to a later visit without ref (last click wins)', async () => {
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${oneTime.slug}?ref=PRIMEIRO`)
+    await page.goto(`${svc.url}/checkout/${oneTime.slug}?ref=AFILIADA42`)
+    await page.goto(`${svc.url}/checkout/${oneTime.slug}`)
+    const cookie = (await browser.context.cookies()).find((c) => c.name === 'vitrine_ref')
+    expect(cookie?.value).toBe('AFILIADA42')
+    expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(29 * 86_400)
+    await fillBuyer('carla.afiliada@example.com')
+    const request = page.waitForRequest((r) => r.url().endsWith('/api/checkout/create'))
+    await page.getByRole('button', { name: 'Gerar PIX' }).click()
+    expect((await request).postDataJSON().affiliate_code).toBe('AFILIADA42')
+  })
+
+  it('pre-fills from ?session= and keeps the session up to date as the buyer types', async () => {
+    const opened = await svc.api('POST', '/api/checkout/sessions', {
+      body: { product_id: oneTime.id, email: 'carla.sessao@example.com' },
+    })
+    const { session_id: id, session_token: token } = opened.body
+    await svc.api('PATCH', `/api/checkout/sessions/${id}`, {
+      body: { session_token: token, name: 'Carla Sessão', cpf: VALID_CPF },
+    })
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${oneTime.slug}?session=${id}`)
+    expect(await page.getByLabel('E-mail').inputValue()).toBe('carla.sessao@example.com')
+    expect(await page.getByLabel('Nome completo').inputValue()).toBe('Carla Sessão')
+    expect(await page.getByLabel('CPF ou CNPJ').inputValue()).toBe(VALID_CPF)
+    await screenshot(page, 'checkout-session-prefilled')
+
+    await page.getByLabel('Celular').fill('(31) 98888-7777')
+    await eventually(async () => {
+      const row = await svc.deps.db
+        .selectFrom('checkout_sessions')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirst()
+      return row?.phone === '(31) 98888-7777'
+    })
+  })
+
+  it('shows a 404 page for an unknown product', async () => {
+    const { page } = browser
+    const response = await page.goto(`${svc.url}/checkout/nao-existe-mais`)
+    expect(response?.status()).toBe(404)
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Produto não encontrado')
+  })
+})
