@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseDigitableLine } from '../../src/modules/payments/boleto.ts'
 import { signupCreator } from '../setup/actors.ts'
 import { checkout, createProduct } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
@@ -101,6 +102,44 @@ describe(`order expiry (${engine})`, () => {
     expect(expired.body.callback_status).toBe(200)
     expect((await svc.api('GET', `/api/orders/${res.body.order_id}/status`)).body.status).toBe(
       'expired',
+    )
+  })
+})
+
+describe(`boleto (${engine})`, () => {
+  it('issues a valid 47-digit line due in 3 days; the order expires after its due date', async () => {
+    const res = await checkout(svc.api, recurringId, { payment_method: 'boleto' })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({
+      status: 'pending',
+      payment_method: 'boleto',
+      pix: null,
+      card: null,
+    })
+    const { boleto } = res.body
+    expect(boleto.digitable_line).toMatch(/^\d{47}$/)
+    expect(parseDigitableLine(boleto.digitable_line)).toEqual({
+      valid: true,
+      barcode: boleto.barcode,
+    })
+    expect(boleto.barcode.slice(9, 19)).toBe('0000002990')
+    expect(boleto.barcode_image).toMatch(/^data:image\/svg\+xml;base64,/)
+    const now = Date.parse(
+      (await svc.api('POST', '/sandbox/clock/advance', { body: { seconds: 1 } })).body.now,
+    )
+    const dueIn = Date.parse(`${boleto.due_date}T12:00:00Z`) - now
+    expect(dueIn).toBeGreaterThan(2 * 86_400_000)
+    expect(dueIn).toBeLessThan(4 * 86_400_000)
+
+    await svc.api('POST', '/sandbox/clock/advance', { body: { seconds: 3 * 86_400 } })
+    await new Promise((resolve) => setTimeout(resolve, 1_200))
+    expect((await svc.api('GET', `/api/orders/${res.body.order_id}/status`)).body.status).toBe(
+      'pending',
+    )
+    await svc.api('POST', '/sandbox/clock/advance', { body: { seconds: 86_400 } })
+    await eventually(
+      async () =>
+        (await svc.api('GET', `/api/orders/${res.body.order_id}/status`)).body.status === 'expired',
     )
   })
 })

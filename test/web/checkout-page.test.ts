@@ -96,6 +96,28 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     await expect.poll(() => page.locator('h1').textContent()).toBe('Pagamento confirmado!')
   })
 
+  it('buys with boleto: digitable line, barcode image and due date, then paid', async () => {
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${recurring.slug}`)
+    await fillBuyer('carla.boleto@example.com')
+    await page.getByLabel('Boleto', { exact: true }).check()
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/checkout/create'))
+    await page.getByRole('button', { name: 'Gerar boleto' }).click()
+    const order = await (await created).json()
+    await page.locator('#boleto').waitFor({ state: 'visible' })
+    const shown = await page.locator('#boleto-linha').inputValue()
+    expect(shown).toMatch(/^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/)
+    expect(shown.replace(/\D/g, '')).toBe(order.boleto.digitable_line)
+    expect(await page.locator('#boleto-barras').getAttribute('src')).toMatch(
+      /^data:image\/svg\+xml/,
+    )
+    const [y, m, d] = order.boleto.due_date.split('-')
+    expect(await page.locator('#boleto-vencimento').textContent()).toBe(`${d}/${m}/${y}`)
+    await screenshot(page, 'checkout-boleto')
+    await svc.api('POST', `/sandbox/charges/${order.charge_id}/pay`)
+    await page.waitForURL(/\/success\?order_id=/, { timeout: 10_000 })
+  })
+
   it('checks CPF/CNPJ check digits in the page before sending anything', async () => {
     const { page } = browser
     await page.goto(`${svc.url}/checkout/${oneTime.slug}`)

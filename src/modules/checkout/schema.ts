@@ -30,7 +30,12 @@ export const CheckoutOut = z.object({
   charge_id: z.string(),
   pix: z.object({ qr_code: z.string(), copy_paste: z.string(), expires_at: z.string() }).nullable(),
   boleto: z
-    .object({ barcode: z.string(), digitable_line: z.string(), due_date: z.string() })
+    .object({
+      barcode: z.string(),
+      digitable_line: z.string(),
+      due_date: z.string(),
+      barcode_image: z.string().describe('ITF barcode as an SVG data URL'),
+    })
     .nullable(),
   card: z.object({ status: z.string(), last4: z.string() }).nullable(),
 })

@@ -10,6 +10,7 @@ import { findProductById, sellable } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { accessEmail } from '../email/templates.ts'
 import { createOrder, findOrder, markFailed } from '../orders/service.ts'
+import { barcodeSvgDataUrl, endOfDueDate } from '../payments/boleto.ts'
 import { confirmPayment } from '../payments/confirm.ts'
 import { pixQrDataUrl } from '../payments/qr.ts'
 import { recordCharge } from '../payments/service.ts'
@@ -35,7 +36,6 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
   const phone = normalizeBrazilianPhone(input.phone)
   if (!phone) throw new BadRequest('Telefone inválido')
   if (input.payment_method === 'card' && !input.card_token) throw new BadRequest('Informe o cartão')
-  if (input.payment_method === 'boleto') throw new BadRequest('Boleto ainda não está disponível')
 
   const now = deps.clock.now()
   const orderId = uuidv7(now.getTime())
@@ -81,7 +81,8 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
       amount_cents: amountCents,
       payment_method: input.payment_method,
       coupon_code: priced?.coupon.code ?? null,
-      expires_at: charge.pix?.expiresAt ?? null,
+      expires_at:
+        charge.pix?.expiresAt ?? (charge.boleto ? endOfDueDate(charge.boleto.dueDate) : null),
       created_at: now,
       updated_at: now,
     })
@@ -132,6 +133,7 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
           barcode: charge.boleto.barcode,
           digitable_line: charge.boleto.digitableLine,
           due_date: charge.boleto.dueDate,
+          barcode_image: barcodeSvgDataUrl(charge.boleto.barcode),
         }
       : null,
     card: charge.card,

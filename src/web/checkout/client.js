@@ -211,7 +211,9 @@
 
   function showBoleto(result) {
     $('boleto').hidden = false
-    $('boleto-linha').value = result.boleto.digitable_line
+    const l = result.boleto.digitable_line
+    $('boleto-linha').value =
+      `${l.slice(0, 5)}.${l.slice(5, 10)} ${l.slice(10, 15)}.${l.slice(15, 21)} ${l.slice(21, 26)}.${l.slice(26, 32)} ${l[32]} ${l.slice(33)}`
     $('boleto-vencimento').textContent = result.boleto.due_date.split('-').reverse().join('/')
     if (result.boleto.barcode_image) $('boleto-barras').src = result.boleto.barcode_image
   }

@@ -5,6 +5,7 @@ import type { Clock } from '../../../kit/clock.ts'
 import { deriveKey, hmacHex, safeEqual } from '../../../kit/crypto.ts'
 import type { Db } from '../../../kit/db.ts'
 import { uuidv7 } from '../../../kit/ids.ts'
+import { buildBoleto } from '../boleto.ts'
 import { buildPixCopyPaste } from '../brcode.ts'
 import type {
   CallbackAction,
@@ -85,7 +86,7 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
                 expiresAt: input.expiresAt,
               }
             : null,
-        boleto: null,
+        boleto: input.method === 'boleto' ? sandboxBoleto(id, input.amountCents, now) : null,
         card:
           input.method === 'card'
             ? { status: approved ? 'approved' : 'declined', last4: '4242' }
@@ -106,6 +107,24 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
         payload: body,
       }
     },
+  }
+}
+
+const BOLETO_DUE_DAYS = 3
+const SANDBOX_BANK = '999'
+
+/** The "nosso número" and the rest of the free field come from the charge id's digits. */
+function sandboxBoleto(chargeId: string, amountCents: number, now: Date) {
+  const due = new Date(now.getTime() + BOLETO_DUE_DAYS * 86_400_000)
+  const freeField = BigInt(`0x${chargeId.replace(/^sbx_/, '')}`)
+    .toString()
+    .slice(-25)
+    .padStart(25, '0')
+  const boleto = buildBoleto({ bankCode: SANDBOX_BANK, amountCents, dueDate: due, freeField })
+  return {
+    barcode: boleto.barcode,
+    digitableLine: boleto.digitableLine,
+    dueDate: due.toISOString().slice(0, 10),
   }
 }
 
