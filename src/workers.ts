@@ -1,5 +1,6 @@
 import type { Deps } from './deps.ts'
 import type { Poller } from './kit/jobs.ts'
+import { startCartRecoveryWorker } from './modules/checkout/recovery.ts'
 import { startEmailWorker } from './modules/email/jobs.ts'
 import { startExpiryWorker } from './modules/payments/jobs.ts'
 import { startWebhookWorker } from './modules/webhooks/jobs.ts'
@@ -11,6 +12,7 @@ export const workerFactories: WorkerFactory[] = [
   startWebhookWorker,
   startEmailWorker,
   startExpiryWorker,
+  startCartRecoveryWorker,
 ]
 
 export function startWorkers(deps: Deps): Poller {

@@ -47,4 +47,27 @@ export const checkoutRepo = {
       .where('product_id', '=', productId)
       .execute()
   },
+
+  /** Unconverted sessions older than `before` that never got a recovery e-mail, locked. */
+  lockDueForRecovery(db: Executor, before: Date, limit: number) {
+    return db
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .where('order_id', 'is', null)
+      .where('recovery_sent_at', 'is', null)
+      .where('created_at', '<=', before)
+      .orderBy('created_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute()
+  },
+
+  markRecoverySent(db: Executor, id: string, at: Date) {
+    return db
+      .updateTable('checkout_sessions')
+      .set({ recovery_sent_at: at })
+      .where('id', '=', id)
+      .execute()
+  },
 }

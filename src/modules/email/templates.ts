@@ -80,3 +80,30 @@ ${button(link, 'Acessar o conteúdo')}
     ),
   }
 }
+
+export function cartRecoveryEmail(input: {
+  buyerName: string
+  productName: string
+  checkoutLink: string
+}): Rendered {
+  const subject = `Sua compra de ${input.productName} está esperando por você`
+  const hello = input.buyerName ? `Olá, ${input.buyerName}!` : 'Olá!'
+  const text = `${hello}
+
+Vimos que você começou a comprar "${input.productName}" e não terminou. Guardamos seus dados:
+é só continuar de onde parou.
+
+${input.checkoutLink}
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>${hello}</p>
+<p>Vimos que você começou a comprar <strong>${input.productName}</strong> e não terminou.
+Guardamos seus dados: é só continuar de onde parou.</p>
+${button(input.checkoutLink, 'Continuar minha compra')}`,
+    ),
+  }
+}
