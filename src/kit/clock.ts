@@ -1,17 +1,57 @@
-// The one source of "now". Tests and the sandbox move it forward; nothing reads Date.now() directly.
+// The one source of "now". Nothing reads Date.now() for business time: tests and the sandbox
+// move this clock forward, and every process of a deployment must agree on it.
+import { sql } from 'kysely'
+import type { Db } from './db.ts'
 
 export interface Clock {
   now(): Date
-  /** Moves this clock forward (sandbox control, tests). */
-  advance(ms: number): void
+  /** Moves the clock forward (sandbox control, tests). */
+  advance(ms: number): Promise<void>
+  /** Stops background refreshing, if any. */
+  stop?(): void
 }
 
+/** A clock private to this process (unit tests, tools). */
 export function systemClock(): Clock {
   let offsetMs = 0
   return {
     now: () => new Date(Date.now() + offsetMs),
-    advance(ms) {
+    async advance(ms) {
       offsetMs += ms
     },
+  }
+}
+
+const OFFSET_KEY = 'clock_offset_ms'
+
+/**
+ * A clock whose offset lives in the database, so advancing it on one API process moves the
+ * workers' time too. Each process re-reads the offset every `refreshMs`.
+ */
+export async function databaseClock(db: Db, refreshMs: number): Promise<Clock> {
+  let offsetMs = 0
+  const read = async () => {
+    const row = await db
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', OFFSET_KEY)
+      .executeTakeFirst()
+    offsetMs = Number(row?.value ?? 0)
+  }
+  await read()
+  const timer = setInterval(() => {
+    read().catch(() => {})
+  }, refreshMs)
+  timer.unref()
+  return {
+    now: () => new Date(Date.now() + offsetMs),
+    async advance(ms) {
+      const { rows } = await sql<{ value: string }>`
+        INSERT INTO settings (key, value) VALUES (${OFFSET_KEY}, ${String(ms)})
+        ON CONFLICT (key) DO UPDATE SET value = (settings.value::bigint + ${ms}::bigint)::text
+        RETURNING value`.execute(db)
+      offsetMs = Number(rows[0]!.value)
+    },
+    stop: () => clearInterval(timer),
   }
 }

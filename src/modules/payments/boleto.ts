@@ -124,8 +124,17 @@ export function barcodeSvgDataUrl(barcode: string): string {
   return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`
 }
 
-/** Boletos are due in Brasília time (UTC−3, no daylight saving since 2019): the end of the due day. */
+// Boletos are due in Brasília time: UTC−3, without daylight saving since 2019.
+const BRASILIA_OFFSET_MS = 3 * 3_600_000
+
+/** The Brasília calendar day `days` after `now`, as a Date at that day's UTC midnight. */
+export function dueDateAfter(now: Date, days: number): Date {
+  const local = new Date(now.getTime() - BRASILIA_OFFSET_MS + days * DAY_MS)
+  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()))
+}
+
+/** The instant a boleto stops being payable: the end of its due day in Brasília. */
 export function endOfDueDate(dueDate: string): Date {
   const [y, m, d] = dueDate.split('-').map(Number) as [number, number, number]
-  return new Date(Date.UTC(y, m - 1, d + 1, 3))
+  return new Date(Date.UTC(y, m - 1, d + 1) + BRASILIA_OFFSET_MS)
 }

@@ -80,7 +80,7 @@ export const sandboxRoutes: RouteModule = (app, deps) => {
       schema: {
         tags,
         security: [],
-        description: "Moves this process's clock forward (expiry, renewals, cart recovery).",
+        description: 'Moves the clock of every process forward (expiry, renewals, cart recovery).',
         body: z.object({
           seconds: z
             .number()
@@ -92,7 +92,7 @@ export const sandboxRoutes: RouteModule = (app, deps) => {
       },
     },
     async (request) => {
-      deps.clock.advance(request.body.seconds * 1000)
+      await deps.clock.advance(request.body.seconds * 1000)
       return { now: deps.clock.now().toISOString() }
     },
   )

@@ -63,7 +63,7 @@ describe('boleto', () => {
       bankCode: '341',
       amountCents: 100,
       dueDate: new Date('2026-12-01'),
-      freeField: '0'.repeat(24) + '7',
+      freeField: `${'0'.repeat(24)}7`,
     })
     for (let i = 0; i < 47; i++) {
       const changed =

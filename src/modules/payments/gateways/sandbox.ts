@@ -5,7 +5,7 @@ import type { Clock } from '../../../kit/clock.ts'
 import { deriveKey, hmacHex, safeEqual } from '../../../kit/crypto.ts'
 import type { Db } from '../../../kit/db.ts'
 import { uuidv7 } from '../../../kit/ids.ts'
-import { buildBoleto } from '../boleto.ts'
+import { buildBoleto, dueDateAfter } from '../boleto.ts'
 import { buildPixCopyPaste } from '../brcode.ts'
 import type {
   CallbackAction,
@@ -115,7 +115,7 @@ const SANDBOX_BANK = '999'
 
 /** The "nosso número" and the rest of the free field come from the charge id's digits. */
 function sandboxBoleto(chargeId: string, amountCents: number, now: Date) {
-  const due = new Date(now.getTime() + BOLETO_DUE_DAYS * 86_400_000)
+  const due = dueDateAfter(now, BOLETO_DUE_DAYS)
   const freeField = BigInt(`0x${chargeId.replace(/^sbx_/, '')}`)
     .toString()
     .slice(-25)
