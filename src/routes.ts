@@ -13,6 +13,7 @@ import { catalogRoutes } from './modules/catalog/routes.ts'
 import { checkoutRoutes } from './modules/checkout/routes.ts'
 import { emailRoutes } from './modules/email/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { ledgerRoutes } from './modules/ledger/routes.ts'
 import { orderRoutes } from './modules/orders/routes.ts'
 import { paymentRoutes } from './modules/payments/routes.ts'
 import { sandboxRoutes } from './modules/payments/sandbox-routes.ts'
@@ -46,5 +47,6 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     emailRoutes,
     membersPages,
     checkoutPages,
+    ledgerRoutes,
   ]
 }
