@@ -9,8 +9,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Deps } from './deps.ts'
 import { accessRoutes } from './modules/access/routes.ts'
 import { accountRoutes } from './modules/accounts/routes.ts'
+import { affiliateRoutes } from './modules/affiliates/routes.ts'
 import { catalogRoutes } from './modules/catalog/routes.ts'
 import { checkoutRoutes } from './modules/checkout/routes.ts'
+import { coproducerRoutes } from './modules/coproducers/routes.ts'
 import { emailRoutes } from './modules/email/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { ledgerRoutes } from './modules/ledger/routes.ts'
@@ -48,5 +50,7 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     membersPages,
     checkoutPages,
     ledgerRoutes,
+    affiliateRoutes,
+    coproducerRoutes,
   ]
 }

@@ -107,3 +107,33 @@ ${button(input.checkoutLink, 'Continuar minha compra')}`,
     ),
   }
 }
+
+export function partnerInvitationEmail(input: {
+  role: 'affiliate' | 'coproducer'
+  productName: string
+  creatorName: string
+  loginUrl: string
+}): Rendered {
+  const role = input.role === 'affiliate' ? 'afiliado(a)' : 'coprodutor(a)'
+  const subject = `Convite: seja ${role} de ${input.productName}`
+  const text = `Olá!
+
+${input.creatorName} convidou você para ser ${role} de "${input.productName}" na Vitrine.
+Seus ganhos e saques ficam no seu painel.
+
+Entre por este link para ativar seu acesso e definir sua senha (vale por 7 dias e pode ser usado uma vez):
+${input.loginUrl}
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá!</p>
+<p><strong>${input.creatorName}</strong> convidou você para ser ${role} de
+<strong>${input.productName}</strong> na Vitrine. Seus ganhos e saques ficam no seu painel.</p>
+${button(input.loginUrl, 'Ativar meu acesso')}
+<p style="color:#666;font-size:13px">Use o link para definir sua senha. Ele vale por 7 dias e pode ser usado uma vez.</p>`,
+    ),
+  }
+}

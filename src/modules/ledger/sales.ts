@@ -2,9 +2,13 @@
 // is paid, reversed by a refund (reserved at request, paid out or released later) or a
 // chargeback. Each runs inside the caller's transaction, after the caller locked the order.
 import type { Clock } from '../../kit/clock.ts'
-import type { Tx } from '../../kit/db.ts'
+import type { Executor, Tx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
+import { splitSale, toBrl } from '../../kit/money.ts'
+import { referralFor } from '../affiliates/service.ts'
+import { splitsOf } from '../coproducers/service.ts'
+import { emitEvent } from '../webhooks/service.ts'
 import { BOOK_OF, rebalance } from './allocation.ts'
 import { MoneyChange } from './change.ts'
 import { ledgerRepo as repo, type ShareRow } from './repo.ts'
@@ -17,6 +21,35 @@ export interface SharePlan {
   commission: { affiliateId: string; userId: string; bps: number; cents: number } | null
   splits: { coproducerId: string; userId: string; bps: number; cents: number }[]
 }
+
+/**
+ * Who shares in a new order: the affiliate of the checkout's code (not on their own purchase)
+ * and every co-producer of the product, at today's percentages (SPEC §8 rounding).
+ */
+export async function planShares(
+  db: Executor,
+  input: { productId: string; amountCents: number; affiliateCode?: string; buyerId: string },
+): Promise<SharePlan> {
+  const referral = await referralFor(db, input.productId, input.affiliateCode)
+  const affiliate = referral && referral.userId !== input.buyerId ? referral : null
+  const splits = await splitsOf(db, input.productId)
+  const parts = splitSale(
+    input.amountCents,
+    affiliate?.bps ?? null,
+    splits.map((s) => s.bps),
+  )
+  return {
+    commission: affiliate && { ...affiliate, cents: parts.commission },
+    splits: splits.map((split, i) => ({ ...split, cents: parts.splits[i]! })),
+  }
+}
+
+/** The order's own snapshot of its commission (shown by the order API). */
+export const commissionFields = (plan: SharePlan) => ({
+  affiliate_id: plan.commission?.affiliateId ?? null,
+  affiliate_commission_bps: plan.commission?.bps ?? null,
+  affiliate_commission_cents: plan.commission?.cents ?? null,
+})
 
 function holdersOf(shares: ShareRow[]) {
   return {
@@ -88,9 +121,9 @@ export async function cancelShares(tx: Tx, ctx: Ctx, order: Pick<Order, 'id'>) {
 /**
  * The order became paid: the gateway holds its amount; each share is earned and the creator
  * keeps the rest. A holder's debt (money withdrawn from reversed shares) is absorbed first.
- * Returns the order's commission share, if any.
+ * The affiliate hears `affiliate.commission_earned`.
  */
-export async function postSale(tx: Tx, ctx: Ctx, order: Order): Promise<ShareRow | null> {
+export async function postSale(tx: Tx, ctx: Ctx, order: Order): Promise<void> {
   const pending = await repo.sharesOfOrder(tx, order.id, 'pending')
   const change = await MoneyChange.begin(tx, holdersOf(pending))
   const now = ctx.clock.now()
@@ -116,5 +149,19 @@ export async function postSale(tx: Tx, ctx: Ctx, order: Order): Promise<ShareRow
     await rebalance(tx, change, { book: BOOK_OF[share.kind], userId: share.user_id })
   }
   await change.commit(ctx, { kind: 'sale', accountId: x, orderId: order.id })
-  return shares.find((s) => s.kind === 'commission') ?? null
+  const commission = shares.find((s) => s.kind === 'commission')
+  if (commission) {
+    await emitEvent(tx, ctx, {
+      accountId: x,
+      type: 'affiliate.commission_earned',
+      data: {
+        affiliate_id: commission.affiliate_id,
+        order_id: order.id,
+        product_id: order.product_id,
+        commission_amount: toBrl(commission.amount_cents),
+        affiliate_user_id: commission.user_id,
+        commission_percent: commission.bps / 100,
+      },
+    })
+  }
 }
