@@ -19,6 +19,7 @@ import { ledgerRoutes } from './modules/ledger/routes.ts'
 import { orderRoutes } from './modules/orders/routes.ts'
 import { paymentRoutes } from './modules/payments/routes.ts'
 import { sandboxRoutes } from './modules/payments/sandbox-routes.ts'
+import { refundRoutes } from './modules/refunds/routes.ts'
 import { webhookRoutes } from './modules/webhooks/routes.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
 import { membersPages } from './web/members.ts'
@@ -52,5 +53,6 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     ledgerRoutes,
     affiliateRoutes,
     coproducerRoutes,
+    refundRoutes,
   ]
 }

@@ -127,6 +127,7 @@ export interface DB {
     reference: string
     callback_url: string
     created_at: Timestamp
+    refund_failure: Generated<string | null>
   }
   members: { account_id: string; buyer_id: string; created_at: Timestamp }
   access_grants: {
@@ -333,6 +334,33 @@ export interface DB {
     withdrawn: number
     available: number
   }
+  refunds: {
+    id: string
+    account_id: string
+    order_id: string
+    requested_by: string | null
+    amount_cents: number
+    reason: string
+    status: RefundStatus
+    failure_reason: string | null
+    gateway_refund_id: string | null
+    attempts: Generated<number>
+    next_attempt_at: Timestamp
+    locked_until: Timestamp | null
+    last_error: string | null
+    completed_at: Timestamp | null
+    failed_at: Timestamp | null
+    created_at: Timestamp
+    updated_at: Timestamp
+  }
+  sandbox_refunds: {
+    id: string
+    charge_id: string
+    amount_cents: number
+    status: 'completed' | 'failed'
+    failure_reason: string | null
+    created_at: Timestamp
+  }
   affiliate_balance_view: {
     user_id: string
     paid_total: number
@@ -364,3 +392,4 @@ export type PostingKind =
   | 'withdrawal_held'
   | 'withdrawal_released'
   | 'withdrawal_settled'
+export type RefundStatus = 'pending' | 'completed' | 'failed'

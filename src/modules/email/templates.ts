@@ -137,3 +137,33 @@ ${button(input.loginUrl, 'Ativar meu acesso')}
     ),
   }
 }
+
+export function refundCompletedEmail(input: {
+  buyerName: string
+  productName: string
+  amountCents: number
+  orderId: string
+}): Rendered {
+  const subject = `Reembolso concluído: ${input.productName}`
+  const text = `Olá, ${input.buyerName}!
+
+O reembolso de ${formatBrl(input.amountCents)} da sua compra de "${input.productName}" foi concluído.
+O valor volta pelo mesmo meio de pagamento; o prazo para aparecer depende do seu banco ou
+da operadora do cartão. O acesso ao produto foi encerrado.
+
+Pedido ${input.orderId}
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá, ${input.buyerName}!</p>
+<p>O reembolso de <strong>${formatBrl(input.amountCents)}</strong> da sua compra de
+<strong>${input.productName}</strong> foi concluído.</p>
+<p>O valor volta pelo mesmo meio de pagamento; o prazo para aparecer depende do seu banco ou
+da operadora do cartão. O acesso ao produto foi encerrado.</p>
+<p style="color:#666;font-size:13px">Pedido ${input.orderId}</p>`,
+    ),
+  }
+}

@@ -3,7 +3,7 @@
 import type { Deps } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import { releaseCoupon } from '../catalog/coupons.ts'
-import { cancelShares } from '../ledger/sales.ts'
+import { cancelShares } from '../ledger/shares.ts'
 import { markExpired } from '../orders/service.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { paymentsRepo } from './repo.ts'
