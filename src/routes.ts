@@ -9,13 +9,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Deps } from './deps.ts'
 import { accessRoutes } from './modules/access/routes.ts'
 import { accountRoutes } from './modules/accounts/routes.ts'
+import { affiliateRoutes } from './modules/affiliates/routes.ts'
 import { catalogRoutes } from './modules/catalog/routes.ts'
 import { checkoutRoutes } from './modules/checkout/routes.ts'
+import { coproducerRoutes } from './modules/coproducers/routes.ts'
 import { emailRoutes } from './modules/email/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
+import { ledgerRoutes } from './modules/ledger/routes.ts'
 import { orderRoutes } from './modules/orders/routes.ts'
 import { paymentRoutes } from './modules/payments/routes.ts'
 import { sandboxRoutes } from './modules/payments/sandbox-routes.ts'
+import { refundRoutes } from './modules/refunds/routes.ts'
 import { webhookRoutes } from './modules/webhooks/routes.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
 import { membersPages } from './web/members.ts'
@@ -46,5 +50,9 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     emailRoutes,
     membersPages,
     checkoutPages,
+    ledgerRoutes,
+    affiliateRoutes,
+    coproducerRoutes,
+    refundRoutes,
   ]
 }

@@ -3,6 +3,7 @@ import type { Poller } from './kit/jobs.ts'
 import { startCartRecoveryWorker } from './modules/checkout/recovery.ts'
 import { startEmailWorker } from './modules/email/jobs.ts'
 import { startExpiryWorker } from './modules/payments/jobs.ts'
+import { startRefundWorker } from './modules/refunds/jobs.ts'
 import { startWebhookWorker } from './modules/webhooks/jobs.ts'
 
 export type WorkerFactory = (deps: Deps) => Poller
@@ -13,6 +14,7 @@ export const workerFactories: WorkerFactory[] = [
   startEmailWorker,
   startExpiryWorker,
   startCartRecoveryWorker,
+  startRefundWorker,
 ]
 
 export function startWorkers(deps: Deps): Poller {

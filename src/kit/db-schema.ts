@@ -127,6 +127,7 @@ export interface DB {
     reference: string
     callback_url: string
     created_at: Timestamp
+    refund_failure: Generated<string | null>
   }
   members: { account_id: string; buyer_id: string; created_at: Timestamp }
   access_grants: {
@@ -224,7 +225,171 @@ export interface DB {
     used_at: Timestamp | null
     created_at: Timestamp
   }
+  affiliates: {
+    id: string
+    account_id: string
+    product_id: string
+    user_id: string
+    code: string
+    commission_bps: number
+    created_at: Timestamp
+    updated_at: Timestamp
+  }
+  coproducers: {
+    id: string
+    account_id: string
+    product_id: string
+    user_id: string
+    split_bps: number
+    created_at: Timestamp
+    updated_at: Timestamp
+  }
+  order_shares: {
+    id: string
+    order_id: string
+    account_id: string
+    product_id: string
+    kind: ShareKind
+    user_id: string
+    affiliate_id: string | null
+    coproducer_id: string | null
+    bps: number
+    amount_cents: number
+    status: ShareStatus
+    allocated_cents: Generated<number>
+    earned_at: Timestamp | null
+    created_at: Timestamp
+    updated_at: Timestamp
+  }
+  creator_balances: {
+    account_id: string
+    paid_cents: Generated<number>
+    refunded_cents: Generated<number>
+    withdrawn_cents: Generated<number>
+    coproducer_owed_cents: Generated<number>
+    affiliate_owed_cents: Generated<number>
+    available_cents: Generated<number>
+  }
+  affiliate_balances: {
+    user_id: string
+    paid_cents: Generated<number>
+    rejected_cents: Generated<number>
+    pending_count: Generated<number>
+    withdrawn_cents: Generated<number>
+    available_cents: Generated<number>
+  }
+  coproducer_balances: {
+    user_id: string
+    earned_cents: Generated<number>
+    refunded_cents: Generated<number>
+    withdrawn_cents: Generated<number>
+    available_cents: Generated<number>
+  }
+  ledger_postings: {
+    id: string
+    kind: PostingKind
+    account_id: string | null
+    order_id: string | null
+    refund_id: string | null
+    withdrawal_id: string | null
+    created_at: Timestamp
+  }
+  ledger_entries: {
+    id: Generated<number>
+    posting_id: string
+    book: LedgerBook
+    holder_id: string | null
+    account_id: string
+    amount_cents: number
+    created_at: Timestamp
+  }
+  ledger_withdrawals: {
+    withdrawal_id: string
+    holder_kind: 'creator' | 'affiliate' | 'coproducer'
+    holder_id: string
+    amount_cents: number
+    status: 'held' | 'released' | 'settled'
+    created_at: Timestamp
+    updated_at: Timestamp
+  }
+  withdrawal_allocations: {
+    withdrawal_id: string
+    share_id: string
+    account_id: string
+    amount_cents: number
+  }
+  creator_balance_view: {
+    account_id: string
+    paid_total: number
+    refunded_total: number
+    withdrawn_total: number
+    coproducer_owed: number
+    affiliate_owed: number
+    available: number
+  }
+  coproducer_balance_view: {
+    user_id: string
+    earned_total: number
+    refunded_total: number
+    withdrawn: number
+    available: number
+  }
+  refunds: {
+    id: string
+    account_id: string
+    order_id: string
+    requested_by: string | null
+    amount_cents: number
+    reason: string
+    status: RefundStatus
+    failure_reason: string | null
+    gateway_refund_id: string | null
+    attempts: Generated<number>
+    next_attempt_at: Timestamp
+    locked_until: Timestamp | null
+    last_error: string | null
+    completed_at: Timestamp | null
+    failed_at: Timestamp | null
+    created_at: Timestamp
+    updated_at: Timestamp
+  }
+  sandbox_refunds: {
+    id: string
+    charge_id: string
+    amount_cents: number
+    status: 'completed' | 'failed'
+    failure_reason: string | null
+    created_at: Timestamp
+  }
+  affiliate_balance_view: {
+    user_id: string
+    paid_total: number
+    rejected_total: number
+    pending_count: number
+    withdrawn: number
+    available: number
+  }
 }
 
 export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'chargeback' | 'expired' | 'failed'
 export type PaymentMethod = 'pix' | 'card' | 'boleto'
+
+export type ShareKind = 'commission' | 'split'
+export type ShareStatus = 'pending' | 'paid' | 'rejected' | 'canceled'
+export type LedgerBook =
+  | 'creator'
+  | 'affiliate'
+  | 'coproducer'
+  | 'gateway'
+  | 'refunds_payable'
+  | 'payouts_payable'
+export type PostingKind =
+  | 'sale'
+  | 'chargeback'
+  | 'refund_reserved'
+  | 'refund_paid'
+  | 'refund_released'
+  | 'withdrawal_held'
+  | 'withdrawal_released'
+  | 'withdrawal_settled'
+export type RefundStatus = 'pending' | 'completed' | 'failed'

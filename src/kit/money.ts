@@ -85,3 +85,25 @@ export function discounted(
   if (coupon.percentOffBps !== null) return price - percentOf(price, coupon.percentOffBps)
   return Math.max(0, price - (coupon.amountOffCents ?? 0))
 }
+
+/**
+ * How one order's amount is shared (SPEC §8): the affiliate's commission is the percentage of
+ * the amount, rounded half up; each co-producer's share is its percentage of what remains after
+ * the commission, rounded half up; the creator keeps the rest. Splits summing to 100 % can
+ * overshoot by rounding (two halves of 1 centavo), so a split never takes more than is left.
+ */
+export function splitSale(
+  amount: Cents,
+  commissionBps: number | null,
+  splitBps: number[],
+): { commission: Cents; splits: Cents[]; creator: Cents } {
+  const commission = commissionBps === null ? 0 : percentOf(amount, commissionBps)
+  const base = amount - commission
+  let left = base
+  const splits = splitBps.map((bps) => {
+    const share = Math.min(percentOf(base, bps), left)
+    left -= share
+    return share
+  })
+  return { commission, splits, creator: left }
+}

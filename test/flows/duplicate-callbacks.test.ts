@@ -63,6 +63,24 @@ describe(`duplicate and concurrent callbacks have one effect (${engine})`, () =>
     expect(outcomes).toHaveLength(6) // one per distinct gateway event id
     expect(await countRows('access_grants', ['order_id', orderId])).toBe(1)
     expect(await countRows('emails', ['dedupe_key', `delivery:${orderId}`])).toBe(1)
+    // One sale posting: the buyer's money is counted once in the ledger and in the balance.
+    const postings = await svc.deps.db
+      .selectFrom('ledger_postings')
+      .innerJoin('ledger_entries', 'ledger_entries.posting_id', 'ledger_postings.id')
+      .select(['ledger_postings.id', 'book', 'amount_cents'])
+      .where('order_id', '=', orderId)
+      .execute()
+    expect(new Set(postings.map((p) => p.id)).size).toBe(1)
+    expect(postings.map((p) => [p.book, p.amount_cents]).sort()).toEqual([
+      ['creator', 9790],
+      ['gateway', -9790],
+    ])
+    const balance = await svc.deps.db
+      .selectFrom('creator_balance_view')
+      .selectAll()
+      .where('account_id', '=', creator.accountId)
+      .executeTakeFirstOrThrow()
+    expect(balance).toMatchObject({ paid_total: 9790, available: 9790 })
 
     const events = await svc.deps.db.selectFrom('events').select(['type', 'data']).execute()
     const forOrder = events.filter((e) => (e.data as { order_id?: string }).order_id === orderId)

@@ -4,6 +4,7 @@ import {
   formatDecimal,
   percentOf,
   percentToBasisPoints,
+  splitSale,
   toBrl,
   toCents,
 } from '../../src/kit/money.ts'
@@ -54,5 +55,31 @@ describe('money', () => {
     expect(formatBrl(5)).toBe('R$ 0,05')
     expect(formatDecimal(10000)).toBe('100.00')
     expect(formatDecimal(9790)).toBe('97.90')
+  })
+})
+
+describe('splitSale (SPEC §8 rounding)', () => {
+  it('commission of the amount, splits of the rest, creator keeps the remainder', () => {
+    // R$ 97,90 with 12.5 % commission and a 30 % co-producer
+    // commission = 12.2375 → 12.24; base = 85.66; split = 25.698 → 25.70; creator = 59.96
+    expect(splitSale(9790, 1250, [3000])).toEqual({
+      commission: 1224,
+      splits: [2570],
+      creator: 5996,
+    })
+  })
+
+  it('rounds each part half up and never lets the parts exceed the amount', () => {
+    expect(splitSale(1, null, [5000, 5000])).toEqual({ commission: 0, splits: [1, 0], creator: 0 })
+    expect(splitSale(3, 5000, [])).toEqual({ commission: 2, splits: [], creator: 1 })
+    expect(splitSale(0, 1000, [2000])).toEqual({ commission: 0, splits: [0], creator: 0 })
+    for (const amount of [1, 7, 99, 101, 9999, 123457]) {
+      for (const c of [null, 1, 3333, 5000, 10000]) {
+        const parts = splitSale(amount, c, [3333, 3333, 3334])
+        const sum = parts.commission + parts.splits.reduce((a, b) => a + b, 0) + parts.creator
+        expect(sum).toBe(amount)
+        expect(parts.creator).toBeGreaterThanOrEqual(0)
+      }
+    }
   })
 })

@@ -34,6 +34,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await database.close()
       const client = new pg.Client({ connectionString: serverUrl })
       await client.connect()
+      // The pool's sockets may still be closing: forcing the drop now would kill their backends
+      // and surface as unhandled "terminating connection" errors in the test run.
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await client.query(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+          [name],
+        )
+        if (rows[0].n === 0) break
+        await new Promise((r) => setTimeout(r, 20))
+      }
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       await client.end()
     },

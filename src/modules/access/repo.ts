@@ -55,6 +55,14 @@ export const accessRepo = {
       .execute()
   },
 
+  findByOrder(db: Executor, orderId: string) {
+    return db
+      .selectFrom('access_grants')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .executeTakeFirst()
+  },
+
   revoke(
     db: Executor,
     accountId: string,

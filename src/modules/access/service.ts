@@ -92,6 +92,22 @@ export async function revokeAccess(
   return grant
 }
 
+/** Revokes the access an order gave (refund, chargeback), unless already revoked by hand. */
+export async function revokeOrderAccess(
+  tx: Tx,
+  ctx: Ctx,
+  input: { orderId: string; reason: string },
+): Promise<Grant | null> {
+  const grant = await repo.findByOrder(tx, input.orderId)
+  if (grant?.status !== 'active') return null
+  return revokeAccess(tx, ctx, {
+    accountId: grant.account_id,
+    buyerId: grant.buyer_id,
+    accessId: grant.id,
+    reason: input.reason,
+  })
+}
+
 export function accessOut(g: Grant) {
   return {
     id: g.id,

@@ -9,6 +9,7 @@ import { priceWithCoupon, redeemCoupon } from '../catalog/coupons.ts'
 import { findProductById, sellable } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { accessEmail } from '../email/templates.ts'
+import { cancelShares, commissionFields, planShares, recordShares } from '../ledger/shares.ts'
 import { createOrder, findOrder, markFailed } from '../orders/service.ts'
 import { barcodeSvgDataUrl, endOfDueDate } from '../payments/boleto.ts'
 import { confirmPayment } from '../payments/confirm.ts'
@@ -67,6 +68,12 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
         }),
       })
     }
+    const shares = await planShares(tx, {
+      productId: product.id,
+      amountCents,
+      affiliateCode: input.affiliate_code,
+      buyerId: buyer.user.id,
+    })
     const created = await createOrder(tx, {
       id: orderId,
       account_id: product.account_id,
@@ -85,7 +92,9 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
         charge.pix?.expiresAt ?? (charge.boleto ? endOfDueDate(charge.boleto.dueDate) : null),
       created_at: now,
       updated_at: now,
+      ...commissionFields(shares),
     })
+    await recordShares(tx, deps, created, shares)
     // A declined card never takes a redemption; any other order holds one until it expires.
     if (priced && charge.status !== 'failed') await redeemCoupon(tx, priced.coupon.id)
     if (input.session_id) {
@@ -109,7 +118,10 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
       },
     })
     if (charge.status === 'paid') await confirmPayment(tx, deps, orderId)
-    if (charge.status === 'failed') await markFailed(tx, orderId, now)
+    if (charge.status === 'failed') {
+      await markFailed(tx, orderId, now)
+      await cancelShares(tx, deps, created)
+    }
     return created
   })
   if (charge.status === 'failed') throw new PaymentRequired('Cartão recusado')

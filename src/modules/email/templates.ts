@@ -107,3 +107,63 @@ ${button(input.checkoutLink, 'Continuar minha compra')}`,
     ),
   }
 }
+
+export function partnerInvitationEmail(input: {
+  role: 'affiliate' | 'coproducer'
+  productName: string
+  creatorName: string
+  loginUrl: string
+}): Rendered {
+  const role = input.role === 'affiliate' ? 'afiliado(a)' : 'coprodutor(a)'
+  const subject = `Convite: seja ${role} de ${input.productName}`
+  const text = `Olá!
+
+${input.creatorName} convidou você para ser ${role} de "${input.productName}" na Vitrine.
+Seus ganhos e saques ficam no seu painel.
+
+Entre por este link para ativar seu acesso e definir sua senha (vale por 7 dias e pode ser usado uma vez):
+${input.loginUrl}
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá!</p>
+<p><strong>${input.creatorName}</strong> convidou você para ser ${role} de
+<strong>${input.productName}</strong> na Vitrine. Seus ganhos e saques ficam no seu painel.</p>
+${button(input.loginUrl, 'Ativar meu acesso')}
+<p style="color:#666;font-size:13px">Use o link para definir sua senha. Ele vale por 7 dias e pode ser usado uma vez.</p>`,
+    ),
+  }
+}
+
+export function refundCompletedEmail(input: {
+  buyerName: string
+  productName: string
+  amountCents: number
+  orderId: string
+}): Rendered {
+  const subject = `Reembolso concluído: ${input.productName}`
+  const text = `Olá, ${input.buyerName}!
+
+O reembolso de ${formatBrl(input.amountCents)} da sua compra de "${input.productName}" foi concluído.
+O valor volta pelo mesmo meio de pagamento; o prazo para aparecer depende do seu banco ou
+da operadora do cartão. O acesso ao produto foi encerrado.
+
+Pedido ${input.orderId}
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá, ${input.buyerName}!</p>
+<p>O reembolso de <strong>${formatBrl(input.amountCents)}</strong> da sua compra de
+<strong>${input.productName}</strong> foi concluído.</p>
+<p>O valor volta pelo mesmo meio de pagamento; o prazo para aparecer depende do seu banco ou
+da operadora do cartão. O acesso ao produto foi encerrado.</p>
+<p style="color:#666;font-size:13px">Pedido ${input.orderId}</p>`,
+    ),
+  }
+}

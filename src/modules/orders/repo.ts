@@ -18,6 +18,16 @@ export const ordersRepo = {
     return db.selectFrom('orders').selectAll().where('id', '=', id).forUpdate().executeTakeFirst()
   },
 
+  findInAccountForUpdate(db: Executor, accountId: string, id: string) {
+    return db
+      .selectFrom('orders')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .forUpdate()
+      .executeTakeFirst()
+  },
+
   findInAccount(db: Executor, accountId: string, id: string) {
     return db
       .selectFrom('orders')

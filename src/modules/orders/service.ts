@@ -74,3 +74,27 @@ export async function getOrder(db: Executor, accountId: string, id: string) {
 
 export const lockDueForExpiry = (tx: Tx, now: Date, limit: number) =>
   repo.lockDueForExpiry(tx, now, limit)
+
+/** Locks an order (refunds, chargebacks): callers lock the order before any balance row. */
+export async function lockOrder(tx: Tx, id: string, accountId?: string): Promise<OrderRow | null> {
+  const row = accountId
+    ? await repo.findInAccountForUpdate(tx, accountId, id)
+    : await repo.findForUpdate(tx, id)
+  return (row as OrderRow | undefined) ?? null
+}
+
+/** paid → refunded, once. */
+export async function markRefunded(tx: Tx, orderId: string, at: Date): Promise<OrderRow | null> {
+  const row = await repo.transition(tx, orderId, 'paid', {
+    status: 'refunded',
+    refunded_at: at,
+    updated_at: at,
+  })
+  return (row as OrderRow | undefined) ?? null
+}
+
+/** paid → chargeback, once. */
+export async function markChargeback(tx: Tx, orderId: string, at: Date): Promise<OrderRow | null> {
+  const row = await repo.transition(tx, orderId, 'paid', { status: 'chargeback', updated_at: at })
+  return (row as OrderRow | undefined) ?? null
+}

@@ -7,6 +7,7 @@ import { grantAccess } from '../access/service.ts'
 import { findProductById } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { deliveryEmail } from '../email/templates.ts'
+import { postSale } from '../ledger/sales.ts'
 import { markPaid } from '../orders/service.ts'
 import { emitEvent } from '../webhooks/service.ts'
 
@@ -17,6 +18,7 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
   const paidAt = ctx.clock.now()
   const order = await markPaid(tx, orderId, paidAt)
   if (!order) return false
+  await postSale(tx, ctx, order)
   await emitEvent(tx, ctx, {
     accountId: order.account_id,
     type: 'order.paid',

@@ -3,6 +3,7 @@
 import type { Deps } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import { releaseCoupon } from '../catalog/coupons.ts'
+import { cancelShares } from '../ledger/shares.ts'
 import { markExpired } from '../orders/service.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { paymentsRepo } from './repo.ts'
@@ -15,6 +16,7 @@ export async function expireOrder(
   const order = await markExpired(tx, orderId, ctx.clock.now())
   if (!order) return false
   if (order.coupon_code) await releaseCoupon(tx, order.product_id, order.coupon_code)
+  await cancelShares(tx, ctx, order)
   await paymentsRepo.expireChargesOf(tx, order.id)
   await emitEvent(tx, ctx, {
     accountId: order.account_id,

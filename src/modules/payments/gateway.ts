@@ -33,9 +33,25 @@ export interface ParsedCallback {
   payload: unknown
 }
 
+export interface RefundInput {
+  /** Our refund id: the gateway's idempotency key (a retried call answers the same). */
+  reference: string
+  gatewayChargeId: string
+  amountCents: number
+}
+
+export interface RefundResult {
+  status: 'completed' | 'failed'
+  gatewayRefundId: string | null
+  /** Why the gateway refused, in words a creator can read (pt-BR). */
+  failureReason: string | null
+}
+
 export interface PaymentGateway {
   readonly name: string
   createCharge(input: CreateChargeInput): Promise<CreatedCharge>
+  /** Returns the charge's money to the buyer. Throws only when the answer is unknown (retry). */
+  refund(input: RefundInput): Promise<RefundResult>
   /** Verifies authenticity; null when the signature is missing or wrong. */
   parseCallback(
     rawBody: Buffer,

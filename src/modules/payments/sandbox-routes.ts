@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { BadRequest, NotFound } from '../../kit/errors.ts'
 import type { RouteModule } from '../../routes.ts'
 import {
+  failSandboxRefunds,
   type SandboxEventType,
   sendSandboxCallback,
   tokenizeSandboxCard,
@@ -49,6 +50,25 @@ export const sandboxRoutes: RouteModule = (app, deps) => {
       },
     )
   }
+
+  app.post(
+    '/sandbox/charges/:charge_id/fail-refunds',
+    {
+      schema: {
+        tags,
+        security: [],
+        description:
+          "Makes every later refund of this charge fail at the sandbox gateway (the buyer's account is closed).",
+        params: ChargeParams,
+        response: { 200: z.object({ charge_id: z.string(), refund_failure: z.string() }) },
+      },
+    },
+    async (request) => {
+      const reason = await failSandboxRefunds(deps, request.params.charge_id)
+      if (!reason) throw new NotFound('Cobrança não encontrada')
+      return { charge_id: request.params.charge_id, refund_failure: reason }
+    },
+  )
 
   app.post(
     '/sandbox/card-tokens',

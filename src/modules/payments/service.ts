@@ -3,6 +3,7 @@ import type { Tx } from '../../kit/db.ts'
 import type { PaymentMethod } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { findOrder } from '../orders/service.ts'
+import { chargebackOrder } from './chargeback.ts'
 import { confirmPayment } from './confirm.ts'
 import { expireOrder } from './expire.ts'
 import type { CreatedCharge, ParsedCallback } from './gateway.ts'
@@ -11,6 +12,7 @@ import { paymentsRepo as repo } from './repo.ts'
 export type CallbackOutcome =
   | 'paid'
   | 'expired'
+  | 'chargeback'
   | 'duplicate'
   | 'unknown_charge'
   | 'amount_mismatch'
@@ -41,6 +43,9 @@ export async function applyCallback(
     received_at: now,
   })
   if (!recorded) return 'duplicate'
+  if (outcome === 'chargeback') {
+    return (await chargebackOrder(tx, deps, charge!.order_id)) ? 'chargeback' : 'duplicate'
+  }
   if (outcome === 'expired') {
     return (await expireOrder(tx, deps, charge!.order_id)) ? 'expired' : 'duplicate'
   }
@@ -50,8 +55,10 @@ export async function applyCallback(
 
   async function decide(): Promise<CallbackOutcome> {
     if (!charge) return 'unknown_charge'
-    if (callback.action !== 'paid' && callback.action !== 'expired') return 'ignored'
     const order = await findOrder(tx, charge.order_id)
+    // Only a paid order can be charged back (a refunded one was already paid back).
+    if (callback.action === 'chargeback') return order?.status === 'paid' ? 'chargeback' : 'ignored'
+    if (callback.action !== 'paid' && callback.action !== 'expired') return 'ignored'
     if (order?.status !== 'pending') return 'duplicate'
     if (callback.action === 'expired') return 'expired'
     if (

@@ -14,5 +14,6 @@ export const EVENT_TYPES = [
   'subscription.past_due',
   'subscription.canceled',
   'withdrawal.updated',
+  'order.chargeback',
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]

@@ -13,6 +13,8 @@ import type {
   CreatedCharge,
   ParsedCallback,
   PaymentGateway,
+  RefundInput,
+  RefundResult,
 } from '../gateway.ts'
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature'
@@ -93,6 +95,8 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
             : null,
       }
     },
+
+    refund: (input) => refundSandboxCharge(deps, input),
 
     parseCallback(rawBody, headers): ParsedCallback | null {
       const signature = headers[SANDBOX_SIGNATURE_HEADER]
@@ -215,4 +219,77 @@ export function tokenizeSandboxCard(
     token: number === DECLINED_CARD ? 'tok_declined' : 'tok_approved',
     last4: number.slice(-4),
   }
+}
+
+const REFUND_REFUSED: Record<string, string> = {
+  chargeback: 'A cobrança foi contestada pelo comprador (chargeback)',
+  refunded: 'A cobrança já foi estornada',
+}
+
+/**
+ * The sandbox's refund: a paid charge is refunded once; a charge charged back, already
+ * refunded or never paid is refused, and so is any refund of a charge marked by
+ * `POST /sandbox/charges/{id}/fail-refunds`. The answer is kept per refund reference.
+ */
+async function refundSandboxCharge(deps: SandboxDeps, input: RefundInput): Promise<RefundResult> {
+  const answer = (row: {
+    id: string
+    status: 'completed' | 'failed'
+    failure_reason: string | null
+  }) => ({
+    status: row.status,
+    gatewayRefundId: row.status === 'completed' ? `sbr_${row.id.replace(/-/g, '')}` : null,
+    failureReason: row.failure_reason,
+  })
+  const known = await deps.db
+    .selectFrom('sandbox_refunds')
+    .selectAll()
+    .where('id', '=', input.reference)
+    .executeTakeFirst()
+  if (known) return answer(known)
+  const charge = await deps.db
+    .selectFrom('sandbox_charges')
+    .selectAll()
+    .where('id', '=', input.gatewayChargeId)
+    .executeTakeFirst()
+  let failure: string | null = null
+  if (!charge) failure = 'Cobrança não encontrada'
+  else if (charge.refund_failure) failure = charge.refund_failure
+  else if (charge.status !== 'paid')
+    failure = REFUND_REFUSED[charge.status] ?? 'A cobrança não foi paga'
+  else if (input.amountCents > charge.amount_cents) failure = 'Valor maior que o da cobrança'
+  const row = {
+    id: input.reference,
+    charge_id: input.gatewayChargeId,
+    amount_cents: input.amountCents,
+    status: failure ? ('failed' as const) : ('completed' as const),
+    failure_reason: failure,
+    created_at: deps.clock.now(),
+  }
+  const inserted = await deps.db
+    .insertInto('sandbox_refunds')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returningAll()
+    .executeTakeFirst()
+  if (!inserted) return refundSandboxCharge(deps, input)
+  if (!failure) {
+    await deps.db
+      .updateTable('sandbox_charges')
+      .set({ status: 'refunded' })
+      .where('id', '=', input.gatewayChargeId)
+      .execute()
+  }
+  return answer(inserted)
+}
+
+/** Sandbox control: every later refund of this charge fails (the buyer's account is closed). */
+export async function failSandboxRefunds(deps: Pick<SandboxDeps, 'db'>, chargeId: string) {
+  const reason = 'A conta do comprador para devolução está encerrada'
+  const res = await deps.db
+    .updateTable('sandbox_charges')
+    .set({ refund_failure: reason })
+    .where('id', '=', chargeId)
+    .executeTakeFirst()
+  return res.numUpdatedRows > 0n ? reason : null
 }

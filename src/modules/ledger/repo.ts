@@ -1,0 +1,263 @@
+// All SQL of the ledger's tables: shares, balance rows, postings and entries, withdrawals and
+// their allocations. No rules here; the services decide.
+import { type Insertable, type Selectable, sql } from 'kysely'
+import type { Executor } from '../../kit/db.ts'
+import type { DB, ShareKind, ShareStatus } from '../../kit/db-schema.ts'
+
+export type ShareRow = Selectable<DB['order_shares']>
+export type BalanceTable = 'creator_balances' | 'affiliate_balances' | 'coproducer_balances'
+
+const KEY = {
+  creator_balances: 'account_id',
+  affiliate_balances: 'user_id',
+  coproducer_balances: 'user_id',
+} as const
+
+/** The seed's counters beside each running balance, by name → column. */
+const COUNTERS = {
+  creator_balances: {
+    paid: 'paid_cents',
+    refunded: 'refunded_cents',
+    withdrawn: 'withdrawn_cents',
+  },
+  affiliate_balances: {
+    paid: 'paid_cents',
+    rejected: 'rejected_cents',
+    pending: 'pending_count',
+    withdrawn: 'withdrawn_cents',
+  },
+  coproducer_balances: {
+    earned: 'earned_cents',
+    refunded: 'refunded_cents',
+    withdrawn: 'withdrawn_cents',
+  },
+} as const
+
+type Counters<T extends BalanceTable> = Record<keyof (typeof COUNTERS)[T], number>
+export type CreatorCounters = Counters<'creator_balances'>
+export type AffiliateCounters = Counters<'affiliate_balances'>
+export type CoproducerCounters = Counters<'coproducer_balances'>
+
+export const ledgerRepo = {
+  /** Creates missing rows, then locks them all in key order (the fixed lock order). */
+  async lockBalances(db: Executor, table: BalanceTable, ids: string[]) {
+    if (!ids.length) return []
+    const key = KEY[table]
+    const sorted = [...new Set(ids)].sort()
+    await sql`INSERT INTO ${sql.table(table)} (${sql.ref(key)})
+      SELECT id FROM unnest(${sorted}::uuid[]) AS t(id) ORDER BY id
+      ON CONFLICT DO NOTHING`.execute(db)
+    const { rows } = await sql<{ key: string; available_cents: number }>`
+      SELECT ${sql.ref(key)} AS key, available_cents FROM ${sql.table(table)}
+      WHERE ${sql.ref(key)} = ANY(${sorted}::uuid[]) ORDER BY ${sql.ref(key)} FOR UPDATE`.execute(
+      db,
+    )
+    return rows
+  },
+
+  /** Adds each non-zero delta to its counter column of the holder's row. */
+  addCounters(db: Executor, table: BalanceTable, id: string, deltas: Record<string, number>) {
+    const columns: Record<string, string> = COUNTERS[table]
+    const sets = Object.entries(deltas)
+      .filter(([, delta]) => delta !== 0)
+      .map(([name, delta]) => {
+        const column = sql.ref(columns[name]!)
+        return sql`${column} = ${column} + ${delta}`
+      })
+    if (!sets.length) return Promise.resolve()
+    return sql`UPDATE ${sql.table(table)} SET ${sql.join(sets)}
+      WHERE ${sql.ref(KEY[table])} = ${id}`.execute(db)
+  },
+
+  /** Undefined when this fact was already posted. */
+  insertPosting(db: Executor, row: Insertable<DB['ledger_postings']>) {
+    return db
+      .insertInto('ledger_postings')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .executeTakeFirst()
+  },
+
+  insertEntries(db: Executor, rows: Insertable<DB['ledger_entries']>[]) {
+    if (!rows.length) return Promise.resolve()
+    return db.insertInto('ledger_entries').values(rows).execute()
+  },
+
+  insertShares(db: Executor, rows: Insertable<DB['order_shares']>[]) {
+    if (!rows.length) return Promise.resolve()
+    return db.insertInto('order_shares').values(rows).execute()
+  },
+
+  sharesOfOrder(db: Executor, orderId: string, status?: ShareStatus) {
+    let query = db.selectFrom('order_shares').selectAll().where('order_id', '=', orderId)
+    if (status) query = query.where('status', '=', status)
+    return query.orderBy('kind').orderBy('user_id').execute() as Promise<ShareRow[]>
+  },
+
+  /** Moves the order's shares from one state to another; returns the rows that moved. */
+  moveShares(
+    db: Executor,
+    orderId: string,
+    from: ShareStatus,
+    patch: { status: ShareStatus; updated_at: Date; earned_at?: Date },
+  ) {
+    return db
+      .updateTable('order_shares')
+      .set(patch)
+      .where('order_id', '=', orderId)
+      .where('status', '=', from)
+      .returningAll()
+      .execute() as Promise<ShareRow[]>
+  },
+
+  /** Paid shares with room left, oldest earnings first. */
+  freeShares(db: Executor, kind: ShareKind, userId: string, limit: number) {
+    return db
+      .selectFrom('order_shares')
+      .selectAll()
+      .where('kind', '=', kind)
+      .where('user_id', '=', userId)
+      .where('status', '=', 'paid')
+      .whereRef('allocated_cents', '<', 'amount_cents')
+      .orderBy('earned_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute() as Promise<ShareRow[]>
+  },
+
+  /** Withdrawn money sitting on rejected shares (debts), oldest first, with its withdrawals. */
+  debtPieces(db: Executor, kind: ShareKind, userId: string) {
+    return db
+      .selectFrom('order_shares as s')
+      .innerJoin('withdrawal_allocations as a', 'a.share_id', 's.id')
+      .select(['a.withdrawal_id', 'a.share_id', 'a.account_id', 'a.amount_cents'])
+      .where('s.kind', '=', kind)
+      .where('s.user_id', '=', userId)
+      .where('s.status', '=', 'rejected')
+      .where('s.allocated_cents', '>', 0)
+      .orderBy('s.earned_at')
+      .orderBy('s.id')
+      .orderBy('a.withdrawal_id')
+      .execute()
+  },
+
+  addAllocated(db: Executor, shareId: string, delta: number) {
+    return db
+      .updateTable('order_shares')
+      .set((eb) => ({ allocated_cents: eb('allocated_cents', '+', delta) }))
+      .where('id', '=', shareId)
+      .execute()
+  },
+
+  /** Adds `amount` to a withdrawal's piece on a share (creating the piece). */
+  addAllocation(
+    db: Executor,
+    piece: { withdrawalId: string; shareId: string; accountId: string },
+    amount: number,
+  ) {
+    return db
+      .insertInto('withdrawal_allocations')
+      .values({
+        withdrawal_id: piece.withdrawalId,
+        share_id: piece.shareId,
+        account_id: piece.accountId,
+        amount_cents: amount,
+      })
+      .onConflict((oc) =>
+        oc.columns(['withdrawal_id', 'share_id']).doUpdateSet((eb) => ({
+          amount_cents: eb('withdrawal_allocations.amount_cents', '+', amount),
+        })),
+      )
+      .execute()
+  },
+
+  /** Takes `amount` off a withdrawal's piece on a share; a piece taken whole goes away. */
+  async takeAllocation(
+    db: Executor,
+    piece: { withdrawalId: string; shareId: string },
+    amount: number,
+  ) {
+    const gone = await db
+      .deleteFrom('withdrawal_allocations')
+      .where('withdrawal_id', '=', piece.withdrawalId)
+      .where('share_id', '=', piece.shareId)
+      .where('amount_cents', '=', amount)
+      .executeTakeFirst()
+    if (gone.numDeletedRows > 0n) return
+    await db
+      .updateTable('withdrawal_allocations')
+      .set((eb) => ({ amount_cents: eb('amount_cents', '-', amount) }))
+      .where('withdrawal_id', '=', piece.withdrawalId)
+      .where('share_id', '=', piece.shareId)
+      .executeTakeFirstOrThrow()
+  },
+
+  allocationsOf(db: Executor, withdrawalId: string) {
+    return db
+      .selectFrom('withdrawal_allocations')
+      .selectAll()
+      .where('withdrawal_id', '=', withdrawalId)
+      .orderBy('share_id')
+      .execute()
+  },
+
+  deleteAllocationsOf(db: Executor, withdrawalId: string) {
+    return db
+      .deleteFrom('withdrawal_allocations')
+      .where('withdrawal_id', '=', withdrawalId)
+      .execute()
+  },
+
+  insertWithdrawal(db: Executor, row: Insertable<DB['ledger_withdrawals']>) {
+    return db
+      .insertInto('ledger_withdrawals')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst()
+  },
+
+  findWithdrawal(db: Executor, withdrawalId: string) {
+    return db
+      .selectFrom('ledger_withdrawals')
+      .selectAll()
+      .where('withdrawal_id', '=', withdrawalId)
+      .executeTakeFirst()
+  },
+
+  /** held → released | settled, once. */
+  moveWithdrawal(db: Executor, withdrawalId: string, to: 'released' | 'settled', at: Date) {
+    return db
+      .updateTable('ledger_withdrawals')
+      .set({ status: to, updated_at: at })
+      .where('withdrawal_id', '=', withdrawalId)
+      .where('status', '=', 'held')
+      .returningAll()
+      .executeTakeFirst()
+  },
+
+  creatorBalance(db: Executor, accountId: string) {
+    return db
+      .selectFrom('creator_balance_view')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .executeTakeFirst()
+  },
+
+  coproducerBalance(db: Executor, userId: string) {
+    return db
+      .selectFrom('coproducer_balance_view')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
+  },
+
+  affiliateBalance(db: Executor, userId: string) {
+    return db
+      .selectFrom('affiliate_balance_view')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
+  },
+}

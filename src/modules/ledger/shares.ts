@@ -1,0 +1,104 @@
+// An order's shares, decided at checkout: who earns what of it (affiliate commission,
+// co-producer splits), recorded pending with the order and canceled if it is never paid.
+import type { Clock } from '../../kit/clock.ts'
+import type { Executor, Tx } from '../../kit/db.ts'
+import type { DB } from '../../kit/db-schema.ts'
+import { uuidv7 } from '../../kit/ids.ts'
+import { splitSale } from '../../kit/money.ts'
+import { referralFor } from '../affiliates/service.ts'
+import { splitsOf } from '../coproducers/service.ts'
+import { ledgerRepo as repo } from './repo.ts'
+
+type Ctx = { clock: Clock }
+type Order = Pick<DB['orders'], 'id' | 'account_id' | 'product_id' | 'amount_cents'>
+
+/** An order's snapshot of who shares in it, computed at checkout. */
+export interface SharePlan {
+  commission: { affiliateId: string; userId: string; bps: number; cents: number } | null
+  splits: { coproducerId: string; userId: string; bps: number; cents: number }[]
+}
+
+/**
+ * Who shares in a new order: the affiliate of the checkout's code (not on their own purchase)
+ * and every co-producer of the product, at today's percentages (SPEC §8 rounding).
+ */
+export async function planShares(
+  db: Executor,
+  input: { productId: string; amountCents: number; affiliateCode?: string; buyerId: string },
+): Promise<SharePlan> {
+  const referral = await referralFor(db, input.productId, input.affiliateCode)
+  const affiliate = referral && referral.userId !== input.buyerId ? referral : null
+  const splits = await splitsOf(db, input.productId)
+  const parts = splitSale(
+    input.amountCents,
+    affiliate?.bps ?? null,
+    splits.map((s) => s.bps),
+  )
+  return {
+    commission: affiliate && { ...affiliate, cents: parts.commission },
+    splits: splits.map((split, i) => ({ ...split, cents: parts.splits[i]! })),
+  }
+}
+
+/** The order's own snapshot of its commission (shown by the order API). */
+export const commissionFields = (plan: SharePlan) => ({
+  affiliate_id: plan.commission?.affiliateId ?? null,
+  affiliate_commission_bps: plan.commission?.bps ?? null,
+  affiliate_commission_cents: plan.commission?.cents ?? null,
+})
+
+/** Records the order's shares as pending; an affiliate's pending_count counts the order. */
+export async function recordShares(tx: Tx, ctx: Ctx, order: Order, plan: SharePlan) {
+  const now = ctx.clock.now()
+  const base = {
+    order_id: order.id,
+    account_id: order.account_id,
+    product_id: order.product_id,
+    status: 'pending' as const,
+    created_at: now,
+    updated_at: now,
+  }
+  const { commission } = plan
+  if (commission) await countPending(tx, commission.userId, 1)
+  await repo.insertShares(tx, [
+    ...(commission
+      ? [
+          {
+            ...base,
+            id: uuidv7(now.getTime()),
+            kind: 'commission' as const,
+            user_id: commission.userId,
+            affiliate_id: commission.affiliateId,
+            bps: commission.bps,
+            amount_cents: commission.cents,
+          },
+        ]
+      : []),
+    ...plan.splits.map((split) => ({
+      ...base,
+      id: uuidv7(now.getTime()),
+      kind: 'split' as const,
+      user_id: split.userId,
+      coproducer_id: split.coproducerId,
+      bps: split.bps,
+      amount_cents: split.cents,
+    })),
+  ])
+}
+
+/** pending_count is a counter, not money: no posting, but the same row lock. */
+async function countPending(tx: Tx, userId: string, delta: number) {
+  await repo.lockBalances(tx, 'affiliate_balances', [userId])
+  await repo.addCounters(tx, 'affiliate_balances', userId, { pending: delta })
+}
+
+/** The order will never be paid (expired, declined): its shares are canceled, counted nowhere. */
+export async function cancelShares(tx: Tx, ctx: Ctx, order: Pick<Order, 'id'>) {
+  const pending = await repo.sharesOfOrder(tx, order.id, 'pending')
+  const commission = pending.find((s) => s.kind === 'commission')
+  if (commission) await countPending(tx, commission.user_id, -1)
+  await repo.moveShares(tx, order.id, 'pending', {
+    status: 'canceled',
+    updated_at: ctx.clock.now(),
+  })
+}

@@ -1,0 +1,84 @@
+import type { Insertable, Updateable } from 'kysely'
+import type { Executor } from '../../kit/db.ts'
+import type { DB, RefundStatus } from '../../kit/db-schema.ts'
+import type { RefundListQuery } from './schema.ts'
+
+export type RefundRow = DB['refunds'] & { attempts: number }
+
+export const refundsRepo = {
+  /** Undefined when the order already has a live (pending or completed) refund. */
+  insert(db: Executor, row: Insertable<DB['refunds']>) {
+    return db
+      .insertInto('refunds')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst() as Promise<RefundRow | undefined>
+  },
+
+  findById(db: Executor, id: string) {
+    return db.selectFrom('refunds').selectAll().where('id', '=', id).executeTakeFirst() as Promise<
+      RefundRow | undefined
+    >
+  },
+
+  findInAccount(db: Executor, accountId: string, id: string) {
+    return db
+      .selectFrom('refunds')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst() as Promise<RefundRow | undefined>
+  },
+
+  findLive(db: Executor, orderId: string) {
+    return db
+      .selectFrom('refunds')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .where('status', 'in', ['pending', 'completed'])
+      .executeTakeFirst() as Promise<RefundRow | undefined>
+  },
+
+  /** The state machine's guard in SQL: only a refund in `from` moves, once. */
+  transition(
+    db: Executor,
+    id: string,
+    from: RefundStatus,
+    patch: Updateable<DB['refunds']> & { status: RefundStatus },
+  ) {
+    return db
+      .updateTable('refunds')
+      .set(patch)
+      .where('id', '=', id)
+      .where('status', '=', from)
+      .returningAll()
+      .executeTakeFirst() as Promise<RefundRow | undefined>
+  },
+
+  retryLater(db: Executor, id: string, at: Date, error: string) {
+    return db
+      .updateTable('refunds')
+      .set({ next_attempt_at: at, locked_until: null, last_error: error.slice(0, 1000) })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .execute()
+  },
+
+  list(
+    db: Executor,
+    accountId: string,
+    q: RefundListQuery,
+    window: { offset: number; take: number },
+  ) {
+    let query = db.selectFrom('refunds').selectAll().where('account_id', '=', accountId)
+    if (q.status) query = query.where('status', '=', q.status)
+    if (q.order_id) query = query.where('order_id', '=', q.order_id)
+    return query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(window.offset)
+      .limit(window.take)
+      .execute() as Promise<RefundRow[]>
+  },
+}

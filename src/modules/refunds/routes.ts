@@ -1,0 +1,59 @@
+import { z } from 'zod'
+import { withTx } from '../../kit/db.ts'
+import { requireAccount } from '../../kit/http/auth.ts'
+import { listOf } from '../../kit/http/pagination.ts'
+import { IdParams } from '../../kit/http/schemas.ts'
+import type { RouteModule } from '../../routes.ts'
+import { RefundBody, RefundListQuery, RefundOut } from './schema.ts'
+import { getRefund, listRefunds, requestRefund } from './service.ts'
+
+const tags = ['refunds']
+const One = z.object({ data: RefundOut })
+
+export const refundRoutes: RouteModule = (app, deps) => {
+  app.post(
+    '/api/v1/orders/:id/refund',
+    {
+      schema: {
+        tags,
+        description:
+          'Requests a full refund of a paid order (scope refunds:create). 409 `Refund already requested` is checked first, then 400 `Order is not paid`; 400 `Saldo insuficiente para reembolsar este pedido` when the account cannot cover its part. Processed asynchronously; `refund.requested` fires at creation and at each status change.',
+        params: IdParams,
+        body: RefundBody,
+        response: { 201: One },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requireAccount(request, 'refunds:create')
+      const data = await withTx(deps.db, (tx) =>
+        requestRefund(tx, deps, actor, request.params.id, request.body.reason),
+      )
+      return reply.code(201).send({ data })
+    },
+  )
+
+  app.get(
+    '/api/v1/refunds',
+    {
+      schema: {
+        tags,
+        description: 'Refunds of the account, newest first (scope read:refunds).',
+        querystring: RefundListQuery,
+        response: { 200: listOf(RefundOut) },
+      },
+    },
+    async (request) => {
+      const actor = await requireAccount(request, 'read:refunds')
+      return listRefunds(deps.db, actor.accountId, request.query)
+    },
+  )
+
+  app.get(
+    '/api/v1/refunds/:id',
+    { schema: { tags, params: IdParams, response: { 200: One } } },
+    async (request) => {
+      const actor = await requireAccount(request, 'read:refunds')
+      return { data: await getRefund(deps.db, actor.accountId, request.params.id) }
+    },
+  )
+}
