@@ -44,6 +44,8 @@ const EnvSchema = z.object({
   EMAIL_RETRY_BASE_MS: duration('30s'),
   PIX_EXPIRES_AFTER: duration('30m'),
   CART_RECOVERY_AFTER: duration('1h'),
+  SUBSCRIPTION_RENEWAL_NOTICE: duration('3d'),
+  SUBSCRIPTION_GRACE_PERIOD: duration('7d'),
   WORKER_POLL_MS: duration('250ms'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
@@ -72,6 +74,10 @@ export type Config = {
   emailRetryBaseMs: number
   pixExpiresAfterMs: number
   cartRecoveryAfterMs: number
+  /** How long before a period ends a PIX or boleto renewal charge is issued and e-mailed. */
+  subscriptionRenewalNoticeMs: number
+  /** How long after a period ends unpaid a subscription stays past_due before it is canceled. */
+  subscriptionGraceMs: number
   workerPollMs: number
   logLevel: string
   /** True when BASE_URL / CHECKOUT_URL were not given and follow the listening port. */
@@ -112,6 +118,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     emailRetryBaseMs: e.EMAIL_RETRY_BASE_MS,
     pixExpiresAfterMs: e.PIX_EXPIRES_AFTER,
     cartRecoveryAfterMs: e.CART_RECOVERY_AFTER,
+    subscriptionRenewalNoticeMs: e.SUBSCRIPTION_RENEWAL_NOTICE,
+    subscriptionGraceMs: e.SUBSCRIPTION_GRACE_PERIOD,
     workerPollMs: e.WORKER_POLL_MS,
     logLevel: e.LOG_LEVEL,
     urlsFollowPort: !e.BASE_URL,

@@ -20,6 +20,7 @@ import { orderRoutes } from './modules/orders/routes.ts'
 import { paymentRoutes } from './modules/payments/routes.ts'
 import { sandboxRoutes } from './modules/payments/sandbox-routes.ts'
 import { refundRoutes } from './modules/refunds/routes.ts'
+import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { webhookRoutes } from './modules/webhooks/routes.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
 import { membersPages } from './web/members.ts'
@@ -54,5 +55,6 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     affiliateRoutes,
     coproducerRoutes,
     refundRoutes,
+    subscriptionRoutes,
   ]
 }

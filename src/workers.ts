@@ -4,6 +4,7 @@ import { startCartRecoveryWorker } from './modules/checkout/recovery.ts'
 import { startEmailWorker } from './modules/email/jobs.ts'
 import { startExpiryWorker } from './modules/payments/jobs.ts'
 import { startRefundWorker } from './modules/refunds/jobs.ts'
+import { startRenewalWorker } from './modules/subscriptions/renewals.ts'
 import { startWebhookWorker } from './modules/webhooks/jobs.ts'
 
 export type WorkerFactory = (deps: Deps) => Poller
@@ -15,6 +16,7 @@ export const workerFactories: WorkerFactory[] = [
   startExpiryWorker,
   startCartRecoveryWorker,
   startRefundWorker,
+  startRenewalWorker,
 ]
 
 export function startWorkers(deps: Deps): Poller {

@@ -5,6 +5,7 @@ type Timestamp = Date
 type Json = unknown
 
 export interface DB {
+  subscriptions: SubscriptionsTable
   settings: { key: string; value: string }
   users: {
     id: string
@@ -108,6 +109,7 @@ export interface DB {
     pix_copy_paste: string | null
     pix_expires_at: Timestamp | null
     created_at: Timestamp
+    saved_card: Generated<string | null>
   }
   payment_callbacks: {
     id: string
@@ -393,3 +395,31 @@ export type PostingKind =
   | 'withdrawal_released'
   | 'withdrawal_settled'
 export type RefundStatus = 'pending' | 'completed' | 'failed'
+
+export type SubscriptionStatus = 'active' | 'past_due' | 'canceled'
+
+export interface SubscriptionsTable {
+  id: string
+  account_id: string
+  product_id: string
+  plan_id: string
+  buyer_id: string
+  buyer_email: string
+  first_order_id: string
+  status: SubscriptionStatus
+  payment_method: PaymentMethod
+  card_reference: string | null
+  amount_cents: number
+  interval: 'month' | 'year'
+  interval_count: number
+  current_period_start: Timestamp
+  current_period_end: Timestamp
+  renewal_order_id: string | null
+  cancel_at_period_end: Generated<boolean>
+  past_due_since: Timestamp | null
+  canceled_at: Timestamp | null
+  cancel_reason: string | null
+  next_action_at: Timestamp | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}

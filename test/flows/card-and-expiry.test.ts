@@ -49,7 +49,13 @@ describe(`card (${engine})`, () => {
         .filter((e) => (e.data as { order_id?: string }).order_id === res.body.order_id)
         .map((e) => e.type)
         .sort(),
-    ).toEqual(['access.granted', 'member.enrolled', 'order.created', 'order.paid'])
+    ).toEqual([
+      'access.granted',
+      'member.enrolled',
+      'order.created',
+      'order.paid',
+      'subscription.created',
+    ])
   })
 
   it('tok_declined answers 402 Cartão recusado and the order is failed', async () => {

@@ -24,6 +24,10 @@ export const affiliatesRepo = {
       .executeTakeFirst()
   },
 
+  findById(db: Executor, id: string) {
+    return db.selectFrom('affiliates').selectAll().where('id', '=', id).executeTakeFirst()
+  },
+
   findByCode(db: Executor, productId: string, code: string) {
     return db
       .selectFrom('affiliates')

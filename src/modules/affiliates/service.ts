@@ -123,6 +123,14 @@ export async function setCommission(
 /** The affiliate a checkout's code credits for this product; unknown codes credit no one. */
 export async function referralFor(db: Executor, productId: string, code: string | undefined) {
   if (!code) return null
-  const row = await repo.findByCode(db, productId, code.trim().toLowerCase())
+  return referralOf(await repo.findByCode(db, productId, code.trim().toLowerCase()))
+}
+
+/** The affiliate who brought a subscription earns on its renewals too, at today's percent. */
+export async function referralById(db: Executor, affiliateId: string) {
+  return referralOf(await repo.findById(db, affiliateId))
+}
+
+function referralOf(row: { id: string; user_id: string; commission_bps: number } | undefined) {
   return row ? { affiliateId: row.id, userId: row.user_id, bps: row.commission_bps } : null
 }

@@ -90,6 +90,10 @@ export const catalogRepo = {
       .execute()
   },
 
+  findAnyPlan(db: Executor, planId: string) {
+    return db.selectFrom('plans').selectAll().where('id', '=', planId).executeTakeFirst()
+  },
+
   findPlan(db: Executor, productId: string, planId: string) {
     return db
       .selectFrom('plans')

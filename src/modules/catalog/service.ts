@@ -174,6 +174,9 @@ export async function findBySlug(db: Executor, slug: string) {
   return { product, plans: await repo.plansOf(db, [product.id]) }
 }
 
+/** Any plan by id, archived or not (what an existing order or subscription was sold on). */
+export const findPlanById = (db: Executor, id: string) => repo.findAnyPlan(db, id)
+
 /** Any product by id, whatever its status (for e-mails and redirects of existing orders). */
 export async function findProductById(db: Executor, id: string) {
   return (await repo.findPublicProduct(db, id)) as ProductRow | undefined

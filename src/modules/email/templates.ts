@@ -167,3 +167,107 @@ da operadora do cartão. O acesso ao produto foi encerrado.</p>
     ),
   }
 }
+
+/** A date as a Brazilian reads it (dd/mm/aaaa), on the Brasília calendar. */
+function brDate(date: Date): string {
+  return date.toLocaleDateString('pt-BR', { timeZone: 'America/Sao_Paulo' })
+}
+
+export function renewalChargeEmail(input: {
+  buyerName: string
+  productName: string
+  amountCents: number
+  periodEnd: Date
+  pixCopyPaste: string | null
+  boleto: { digitableLine: string; dueDate: string } | null
+  membersUrl: string
+}): Rendered {
+  const subject = `Renovação da sua assinatura: ${input.productName}`
+  const amount = formatBrl(input.amountCents)
+  const until = brDate(input.periodEnd)
+  const code = input.pixCopyPaste ?? input.boleto?.digitableLine ?? ''
+  const how = input.pixCopyPaste
+    ? 'Pague com Pix copiando este código no app do seu banco:'
+    : `Pague o boleto pela linha digitável (vence em ${input.boleto?.dueDate.split('-').reverse().join('/')}):`
+  const text = `Olá, ${input.buyerName}!
+
+Sua assinatura de "${input.productName}" renova em ${until}. O valor da renovação é ${amount}.
+
+${how}
+${code}
+
+Assim que o pagamento for confirmado, seu acesso continua sem interrupção.
+Área de membros: ${input.membersUrl}
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá, ${input.buyerName}!</p>
+<p>Sua assinatura de <strong>${input.productName}</strong> renova em <strong>${until}</strong>.
+O valor da renovação é <strong>${amount}</strong>.</p>
+<p>${how}</p>
+<p style="word-break:break-all;font-family:monospace;background:#f6f6f8;padding:12px;border-radius:8px">${code}</p>
+<p>Assim que o pagamento for confirmado, seu acesso continua sem interrupção.</p>
+${button(input.membersUrl, 'Ir para a área de membros')}`,
+    ),
+  }
+}
+
+export function subscriptionPastDueEmail(input: {
+  buyerName: string
+  productName: string
+  byCard: boolean
+  cancelsAt: Date
+}): Rendered {
+  const subject = `Pagamento pendente: ${input.productName}`
+  const problem = input.byCard
+    ? 'Não conseguimos cobrar a renovação no seu cartão. Vamos tentar de novo nos próximos dias; confira se o cartão tem limite e está válido.'
+    : 'Ainda não identificamos o pagamento da renovação. Use o Pix ou o boleto que enviamos por e-mail.'
+  const deadline = `Se o pagamento não for confirmado até ${brDate(input.cancelsAt)}, a assinatura será cancelada e o acesso, encerrado.`
+  const text = `Olá, ${input.buyerName}!
+
+${problem}
+
+${deadline}
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá, ${input.buyerName}!</p>
+<p>${problem}</p>
+<p>${deadline}</p>`,
+    ),
+  }
+}
+
+export function subscriptionCanceledEmail(input: {
+  buyerName: string
+  productName: string
+  reason: 'canceled' | 'unpaid'
+}): Rendered {
+  const subject = `Assinatura cancelada: ${input.productName}`
+  const why =
+    input.reason === 'unpaid'
+      ? 'Como o pagamento da renovação não foi confirmado, sua assinatura foi cancelada.'
+      : 'Sua assinatura foi cancelada.'
+  const text = `Olá, ${input.buyerName}!
+
+${why} O acesso a "${input.productName}" foi encerrado e nenhuma nova cobrança será feita.
+Para voltar, é só assinar de novo pela página do produto.
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá, ${input.buyerName}!</p>
+<p>${why} O acesso a <strong>${input.productName}</strong> foi encerrado e nenhuma nova
+cobrança será feita.</p>
+<p>Para voltar, é só assinar de novo pela página do produto.</p>`,
+    ),
+  }
+}

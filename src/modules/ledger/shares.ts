@@ -5,7 +5,7 @@ import type { Executor, Tx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { splitSale } from '../../kit/money.ts'
-import { referralFor } from '../affiliates/service.ts'
+import { referralById, referralFor } from '../affiliates/service.ts'
 import { splitsOf } from '../coproducers/service.ts'
 import { ledgerRepo as repo } from './repo.ts'
 
@@ -24,9 +24,18 @@ export interface SharePlan {
  */
 export async function planShares(
   db: Executor,
-  input: { productId: string; amountCents: number; affiliateCode?: string; buyerId: string },
+  input: {
+    productId: string
+    amountCents: number
+    affiliateCode?: string | undefined
+    /** Instead of a code: the affiliate of the order a renewal continues. */
+    affiliateId?: string | null
+    buyerId: string
+  },
 ): Promise<SharePlan> {
-  const referral = await referralFor(db, input.productId, input.affiliateCode)
+  const referral = input.affiliateId
+    ? await referralById(db, input.affiliateId)
+    : await referralFor(db, input.productId, input.affiliateCode)
   const affiliate = referral && referral.userId !== input.buyerId ? referral : null
   const splits = await splitsOf(db, input.productId)
   const parts = splitSale(

@@ -90,6 +90,14 @@ export const ordersRepo = {
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(window.take).execute()
   },
 
+  setSubscription(db: Executor, id: string, subscriptionId: string) {
+    return db
+      .updateTable('orders')
+      .set({ subscription_id: subscriptionId })
+      .where('id', '=', id)
+      .execute()
+  },
+
   /** Pending orders past their expiry, locked; other workers skip them. */
   async lockDueForExpiry(db: Executor, now: Date, limit: number) {
     const rows = await db

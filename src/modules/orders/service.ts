@@ -72,6 +72,11 @@ export async function getOrder(db: Executor, accountId: string, id: string) {
   return orderOut(row)
 }
 
+/** A paid order that started (or renews) a subscription points at it. */
+export async function linkSubscription(tx: Tx, orderId: string, subscriptionId: string) {
+  await repo.setSubscription(tx, orderId, subscriptionId)
+}
+
 export const lockDueForExpiry = (tx: Tx, now: Date, limit: number) =>
   repo.lockDueForExpiry(tx, now, limit)
 

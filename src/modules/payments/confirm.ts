@@ -9,6 +9,7 @@ import { queueEmail } from '../email/service.ts'
 import { deliveryEmail } from '../email/templates.ts'
 import { postSale } from '../ledger/sales.ts'
 import { markPaid } from '../orders/service.ts'
+import { subscriptionPaid } from '../subscriptions/service.ts'
 import { emitEvent } from '../webhooks/service.ts'
 
 type Ctx = Pick<Deps, 'clock' | 'config'>
@@ -35,12 +36,15 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
       paid_at: paidAt.toISOString(),
     },
   })
-  await grantAccess(tx, ctx, {
-    accountId: order.account_id,
-    buyerId: order.buyer_id,
-    productId: order.product_id,
-    orderId: order.id,
-  })
+  // A renewal keeps the access the subscription's first order granted.
+  const subscription = await subscriptionPaid(tx, ctx, order)
+  if (subscription !== 'renewed')
+    await grantAccess(tx, ctx, {
+      accountId: order.account_id,
+      buyerId: order.buyer_id,
+      productId: order.product_id,
+      orderId: order.id,
+    })
   const product = await findProductById(tx, order.product_id)
   await queueEmail(tx, ctx, {
     to: order.buyer_email,

@@ -11,6 +11,8 @@ export interface CreateChargeInput {
   buyer: { name: string; email: string; document: string; phone: string }
   expiresAt: Date
   cardToken?: string | undefined
+  /** A card saved by an earlier charge (`CreatedCharge.savedCard`): renewals charge it. */
+  savedCard?: string | undefined
   installments?: number | undefined
 }
 
@@ -20,6 +22,8 @@ export interface CreatedCharge {
   pix: { copyPaste: string; expiresAt: Date } | null
   boleto: { barcode: string; digitableLine: string; dueDate: string } | null
   card: { status: 'approved' | 'declined'; last4: string } | null
+  /** The gateway's reusable reference to an approved card (never the number), or null. */
+  savedCard: string | null
 }
 
 export type CallbackAction = 'paid' | 'failed' | 'expired' | 'refunded' | 'chargeback' | 'ignored'

@@ -99,6 +99,7 @@ export function recordCharge(
     status: charge.status,
     pix_copy_paste: charge.pix?.copyPaste ?? null,
     pix_expires_at: charge.pix?.expiresAt ?? null,
+    saved_card: charge.savedCard,
     created_at: now,
   })
 }

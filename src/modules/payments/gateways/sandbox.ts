@@ -56,22 +56,33 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
 
     async createCharge(input: CreateChargeInput): Promise<CreatedCharge> {
       const now = deps.clock.now()
-      const id = `sbx_${uuidv7(now.getTime()).replace(/-/g, '')}`
-      const declined = input.method === 'card' && input.cardToken === 'tok_declined'
-      const approved = input.method === 'card' && input.cardToken === 'tok_approved'
-      const status = declined ? 'failed' : approved ? 'paid' : 'pending'
-      await deps.db
+      const card = input.method === 'card' ? sandboxCardOutcome(input) : null
+      // Idempotent per reference, like a real gateway's idempotency key: a retried call gets
+      // the charge of the first one, so a card is never charged twice for one order.
+      const inserted = await deps.db
         .insertInto('sandbox_charges')
         .values({
-          id,
+          id: `sbx_${uuidv7(now.getTime()).replace(/-/g, '')}`,
           method: input.method,
           amount_cents: input.amountCents,
-          status,
+          status: card ? (card.approved ? 'paid' : 'failed') : 'pending',
           reference: input.reference,
           callback_url: `http://127.0.0.1:${deps.config.port}/api/payments/callback/sandbox`,
           created_at: now,
         })
-        .execute()
+        .onConflict((oc) => oc.column('reference').doNothing())
+        .returningAll()
+        .executeTakeFirst()
+      const stored =
+        inserted ??
+        (await deps.db
+          .selectFrom('sandbox_charges')
+          .selectAll()
+          .where('reference', '=', input.reference)
+          .executeTakeFirstOrThrow())
+      const { id, created_at } = stored
+      // A card's outcome is decided when charged; PIX and boleto start pending and move by callback.
+      const status = card ? (stored.status === 'failed' ? 'failed' : 'paid') : 'pending'
       return {
         gatewayChargeId: id,
         status,
@@ -88,11 +99,9 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
                 expiresAt: input.expiresAt,
               }
             : null,
-        boleto: input.method === 'boleto' ? sandboxBoleto(id, input.amountCents, now) : null,
-        card:
-          input.method === 'card'
-            ? { status: approved ? 'approved' : 'declined', last4: '4242' }
-            : null,
+        boleto: input.method === 'boleto' ? sandboxBoleto(id, input.amountCents, created_at) : null,
+        card: card && { status: status === 'paid' ? 'approved' : 'declined', last4: '4242' },
+        savedCard: card?.saved ?? null,
       }
     },
 
@@ -112,6 +121,19 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
       }
     },
   }
+}
+
+/**
+ * The sandbox's test cards. `tok_approved` is approved and saved as `card_approved`, which every
+ * later charge (a renewal) approves; `tok_fails_later` is approved once and saved as
+ * `card_fails`, which later charges decline (like Stripe's 4000 0000 0000 0341);
+ * `tok_declined` and anything unknown are declined.
+ */
+function sandboxCardOutcome(input: CreateChargeInput): { approved: boolean; saved: string | null } {
+  if (input.savedCard) return { approved: input.savedCard === 'card_approved', saved: null }
+  if (input.cardToken === 'tok_approved') return { approved: true, saved: 'card_approved' }
+  if (input.cardToken === 'tok_fails_later') return { approved: true, saved: 'card_fails' }
+  return { approved: false, saved: null }
 }
 
 const BOLETO_DUE_DAYS = 3
@@ -184,7 +206,10 @@ export async function sendSandboxCallback(
   return { orderId: charge.reference, callbackStatus: response.status }
 }
 
-const DECLINED_CARD = '4000000000000002'
+const TOKENS: Record<string, string> = {
+  '4000000000000002': 'tok_declined',
+  '4000000000000341': 'tok_fails_later',
+}
 
 function luhnValid(number: string): boolean {
   let sum = 0
@@ -216,7 +241,7 @@ export function tokenizeSandboxCard(
   const endOfMonth = Date.UTC(2000 + Number(expiry[2]), month, 1)
   if (month < 1 || month > 12 || endOfMonth <= now.getTime()) return null
   return {
-    token: number === DECLINED_CARD ? 'tok_declined' : 'tok_approved',
+    token: TOKENS[number] ?? 'tok_approved',
     last4: number.slice(-4),
   }
 }

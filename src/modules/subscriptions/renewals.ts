@@ -1,0 +1,239 @@
+// The renewal worker. At each subscription's `next_action_at` it takes one step: issue the
+// renewal order (PIX/boleto a notice ahead of the period end, card at the end), mark the
+// subscription past due when the period ended unpaid, or end it (creator's cancellation at the
+// period end, or unpaid after the grace period). Gateway charges happen outside transactions:
+// the order is written first with a short lease, charged, then the charge recorded; a crash in
+// between leaves an order without a charge that the next step charges again (the gateway is
+// idempotent per order id, so a card is never charged twice).
+import type { Deps } from '../../deps.ts'
+import { type Tx, withTx } from '../../kit/db.ts'
+import { uuidv7 } from '../../kit/ids.ts'
+import { startPoller } from '../../kit/jobs.ts'
+import { toBrl } from '../../kit/money.ts'
+import type { WorkerFactory } from '../../workers.ts'
+import { findProductById } from '../catalog/service.ts'
+import { queueEmail } from '../email/service.ts'
+import { renewalChargeEmail, subscriptionPastDueEmail } from '../email/templates.ts'
+import { cancelShares, commissionFields, planShares, recordShares } from '../ledger/shares.ts'
+import { createOrder, findOrder, markFailed } from '../orders/service.ts'
+import { chargeOfOrder } from '../payments/charges.ts'
+import { confirmPayment } from '../payments/confirm.ts'
+import type { CreatedCharge } from '../payments/gateway.ts'
+import { recordCharge } from '../payments/service.ts'
+import { emitEvent } from '../webhooks/service.ts'
+import { subscriptionsRepo as repo, type SubscriptionRow } from './repo.ts'
+import { endSubscription, graceEnds } from './service.ts'
+
+const BATCH = 20
+/** How long an issued renewal order waits for its charge before the worker charges it again. */
+const CHARGE_LEASE_MS = 60_000
+/** A declined renewal card is tried again once a day until the grace period ends. */
+const CARD_RETRY_MS = 86_400_000
+
+export async function runDueRenewals(deps: Deps): Promise<number> {
+  const { count, toCharge } = await withTx(deps.db, async (tx) => {
+    const due = await repo.lockDue(tx, deps.clock.now(), BATCH)
+    const orders: string[] = []
+    for (const sub of due) {
+      const orderId = await step(tx, deps, sub)
+      if (orderId) orders.push(orderId)
+    }
+    return { count: due.length, toCharge: orders }
+  })
+  for (const orderId of toCharge) {
+    try {
+      await chargeRenewal(deps, orderId)
+    } catch (error) {
+      // The lease brings it back; one failing charge must not hold up the others.
+      deps.log.error({ err: error, orderId }, 'renewal charge failed')
+    }
+  }
+  return count
+}
+
+/** One step of a due subscription; returns a renewal order to charge, if any. */
+async function step(tx: Tx, deps: Deps, sub: SubscriptionRow): Promise<string | null> {
+  const now = deps.clock.now()
+  const periodEnded = now >= sub.current_period_end
+  if (sub.status === 'active' && sub.cancel_at_period_end && periodEnded) {
+    await endSubscription(tx, deps, sub, 'canceled')
+    return null
+  }
+  if (sub.status === 'past_due' && now >= graceEnds(deps, sub)) {
+    await endSubscription(tx, deps, sub, 'unpaid')
+    return null
+  }
+  const renewal = sub.renewal_order_id ? await findOrder(tx, sub.renewal_order_id) : null
+  if (renewal?.status === 'pending') {
+    if (!(await chargeOfOrder(tx, renewal.id))) {
+      await repo.update(tx, sub.id, { next_action_at: new Date(now.getTime() + CHARGE_LEASE_MS) })
+      return renewal.id
+    }
+    if (sub.status === 'active' && periodEnded) {
+      await markPastDue(tx, deps, sub, renewal.id)
+    } else {
+      await repo.update(tx, sub.id, { next_action_at: nextCheck(deps, sub) })
+    }
+    return null
+  }
+  // No live renewal order (none yet, or the last one expired or was declined): issue one.
+  const order = await issueRenewalOrder(tx, deps, sub)
+  await repo.update(tx, sub.id, {
+    renewal_order_id: order.id,
+    next_action_at: new Date(now.getTime() + CHARGE_LEASE_MS),
+    updated_at: now,
+  })
+  return order.id
+}
+
+/** When to look again at a subscription whose renewal is issued and awaits payment. */
+const nextCheck = (deps: Deps, sub: SubscriptionRow) =>
+  sub.status === 'active' ? sub.current_period_end : graceEnds(deps, sub)
+
+async function issueRenewalOrder(tx: Tx, deps: Deps, sub: SubscriptionRow) {
+  const first = (await findOrder(tx, sub.first_order_id))!
+  const now = deps.clock.now()
+  const shares = await planShares(tx, {
+    productId: sub.product_id,
+    amountCents: sub.amount_cents,
+    affiliateId: first.affiliate_id,
+    buyerId: sub.buyer_id,
+  })
+  const order = await createOrder(tx, {
+    id: uuidv7(now.getTime()),
+    account_id: sub.account_id,
+    product_id: sub.product_id,
+    plan_id: sub.plan_id,
+    buyer_id: sub.buyer_id,
+    buyer_email: sub.buyer_email,
+    buyer_name: first.buyer_name,
+    buyer_document: first.buyer_document,
+    buyer_phone: first.buyer_phone,
+    status: 'pending',
+    amount_cents: sub.amount_cents,
+    payment_method: sub.payment_method,
+    subscription_id: sub.id,
+    // Payable until the subscription would be canceled for it.
+    expires_at: graceEnds(deps, sub),
+    created_at: now,
+    updated_at: now,
+    ...commissionFields(shares),
+  })
+  await recordShares(tx, deps, order, shares)
+  await emitEvent(tx, deps, {
+    accountId: sub.account_id,
+    type: 'order.created',
+    data: {
+      order_id: order.id,
+      amount: toBrl(order.amount_cents),
+      product_id: sub.product_id,
+      buyer_email: sub.buyer_email,
+      subscription_id: sub.id,
+    },
+  })
+  return order
+}
+
+/** Charges an issued renewal order through the gateway, then records what it answered. */
+async function chargeRenewal(deps: Deps, orderId: string) {
+  const order = (await findOrder(deps.db, orderId))!
+  const sub = (await repo.findInAccount(deps.db, order.account_id, order.subscription_id!))!
+  const product = await findProductById(deps.db, order.product_id)
+  const charge = await deps.gateway.createCharge({
+    reference: order.id,
+    method: order.payment_method,
+    amountCents: order.amount_cents,
+    description: product?.name ?? 'Assinatura',
+    buyer: {
+      name: order.buyer_name,
+      email: order.buyer_email,
+      document: order.buyer_document,
+      phone: order.buyer_phone,
+    },
+    expiresAt: order.expires_at!,
+    savedCard: sub.card_reference ?? undefined,
+  })
+  await withTx(deps.db, async (tx) => {
+    const locked = (await repo.findForUpdate(tx, sub.id))!
+    // Another worker got here first (its lease ran out while we waited on the gateway).
+    if (locked.renewal_order_id !== order.id || (await chargeOfOrder(tx, order.id))) return
+    await recordCharge(tx, deps, {
+      orderId: order.id,
+      gateway: deps.gateway.name,
+      charge,
+      method: order.payment_method,
+      amountCents: order.amount_cents,
+    })
+    if (charge.status === 'paid') {
+      await confirmPayment(tx, deps, order.id)
+    } else if (charge.status === 'failed') {
+      await cardDeclined(tx, deps, locked, order.id)
+    } else {
+      await repo.update(tx, sub.id, { next_action_at: nextCheck(deps, locked) })
+      await queueEmail(tx, deps, {
+        to: order.buyer_email,
+        dedupeKey: `renewal:${order.id}`,
+        ...renewalChargeEmail({
+          buyerName: order.buyer_name,
+          productName: product?.name ?? 'sua assinatura',
+          amountCents: order.amount_cents,
+          periodEnd: locked.current_period_end,
+          pixCopyPaste: charge.pix?.copyPaste ?? null,
+          boleto: boletoOf(charge),
+          membersUrl: `${deps.config.baseUrl}/members`,
+        }),
+      })
+    }
+  })
+}
+
+const boletoOf = (charge: CreatedCharge) =>
+  charge.boleto && { digitableLine: charge.boleto.digitableLine, dueDate: charge.boleto.dueDate }
+
+/** A declined renewal card: the order fails, the subscription is past due, retried daily. */
+async function cardDeclined(tx: Tx, deps: Deps, sub: SubscriptionRow, orderId: string) {
+  const now = deps.clock.now()
+  const order = await markFailed(tx, orderId, now)
+  if (order) await cancelShares(tx, deps, order)
+  if (sub.status === 'active') await markPastDue(tx, deps, sub, orderId)
+  const retryAt = Math.min(now.getTime() + CARD_RETRY_MS, graceEnds(deps, sub).getTime())
+  await repo.update(tx, sub.id, { renewal_order_id: null, next_action_at: new Date(retryAt) })
+}
+
+/** The period ended unpaid: past due until the grace period ends; the buyer is told. */
+async function markPastDue(tx: Tx, deps: Deps, sub: SubscriptionRow, orderId: string) {
+  const now = deps.clock.now()
+  await repo.update(tx, sub.id, {
+    status: 'past_due',
+    past_due_since: now,
+    next_action_at: graceEnds(deps, sub),
+    updated_at: now,
+  })
+  await emitEvent(tx, deps, {
+    accountId: sub.account_id,
+    type: 'subscription.past_due',
+    data: { subscription_id: sub.id, product_id: sub.product_id, order_id: orderId },
+  })
+  const [product, order] = await Promise.all([
+    findProductById(tx, sub.product_id),
+    findOrder(tx, orderId),
+  ])
+  await queueEmail(tx, deps, {
+    to: sub.buyer_email,
+    dedupeKey: `past-due:${sub.id}:${sub.current_period_end.toISOString()}`,
+    ...subscriptionPastDueEmail({
+      buyerName: order?.buyer_name ?? '',
+      productName: product?.name ?? 'sua assinatura',
+      byCard: sub.payment_method === 'card',
+      cancelsAt: graceEnds(deps, sub),
+    }),
+  })
+}
+
+export const startRenewalWorker: WorkerFactory = (deps) =>
+  startPoller({
+    name: 'subscriptions.renew',
+    intervalMs: Math.max(deps.config.workerPollMs, 1_000),
+    pass: () => runDueRenewals(deps),
+    onError: (error) => deps.log.error({ err: error }, 'subscription renewal pass failed'),
+  })

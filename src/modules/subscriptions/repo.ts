@@ -1,0 +1,76 @@
+import type { Insertable, Updateable } from 'kysely'
+import type { Executor } from '../../kit/db.ts'
+import type { SubscriptionStatus, SubscriptionsTable } from '../../kit/db-schema.ts'
+
+export type SubscriptionRow = Omit<SubscriptionsTable, 'cancel_at_period_end'> & {
+  cancel_at_period_end: boolean
+}
+
+export const subscriptionsRepo = {
+  insert(db: Executor, row: Insertable<SubscriptionsTable>) {
+    return db
+      .insertInto('subscriptions')
+      .values(row)
+      .returningAll()
+      .executeTakeFirstOrThrow() as Promise<SubscriptionRow>
+  },
+
+  findForUpdate(db: Executor, id: string) {
+    return db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst() as Promise<SubscriptionRow | undefined>
+  },
+
+  findInAccount(db: Executor, accountId: string, id: string, lock = false) {
+    let query = db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+    if (lock) query = query.forUpdate()
+    return query.executeTakeFirst() as Promise<SubscriptionRow | undefined>
+  },
+
+  update(db: Executor, id: string, patch: Updateable<SubscriptionsTable>) {
+    return db
+      .updateTable('subscriptions')
+      .set(patch)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow() as Promise<SubscriptionRow>
+  },
+
+  list(
+    db: Executor,
+    accountId: string,
+    filter: { status?: SubscriptionStatus | undefined; product_id?: string | undefined },
+    window: { offset: number; take: number },
+  ) {
+    let query = db.selectFrom('subscriptions').selectAll().where('account_id', '=', accountId)
+    if (filter.status) query = query.where('status', '=', filter.status)
+    if (filter.product_id) query = query.where('product_id', '=', filter.product_id)
+    return query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(window.offset)
+      .limit(window.take)
+      .execute() as Promise<SubscriptionRow[]>
+  },
+
+  /** Subscriptions whose next step is due, locked; other workers skip them. */
+  lockDue(db: Executor, now: Date, limit: number) {
+    return db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('status', '<>', 'canceled')
+      .where('next_action_at', '<=', now)
+      .orderBy('next_action_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute() as Promise<SubscriptionRow[]>
+  },
+}
