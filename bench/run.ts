@@ -4,6 +4,7 @@ import { bareFastifyRps, pgbenchTps } from './baselines.ts'
 import { serverReachable } from './lib/databases.ts'
 import { closeClient } from './lib/http.ts'
 import { fmt, printTable } from './lib/table.ts'
+import { type CheckoutPageResult, checkoutPage } from './scenarios/checkout-page.ts'
 import { type CheckoutPayResult, checkoutPay } from './scenarios/checkout-pay.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
@@ -17,10 +18,16 @@ console.log(`Baselines (${seconds} s each)…`)
 const pgbench = hasServer ? await pgbenchTps(seconds) : Number.NaN
 const fastify = await bareFastifyRps(Math.min(seconds, 5))
 
+const engines = hasServer ? (['pglite', 'postgres'] as const) : (['pglite'] as const)
 const runs: CheckoutPayResult[] = []
-for (const engine of hasServer ? (['pglite', 'postgres'] as const) : (['pglite'] as const)) {
+for (const engine of engines) {
   console.log(`checkout + pay on ${engine} (${buyers} concurrent buyers, ${seconds} s)…`)
   runs.push(await checkoutPay({ engine, seconds, buyers }))
+}
+const pages: CheckoutPageResult[] = []
+for (const engine of engines) {
+  console.log(`checkout page on ${engine} (10 connections, ${Math.min(seconds, 5)} s)…`)
+  pages.push(await checkoutPage({ engine, seconds: Math.min(seconds, 5) }))
 }
 closeClient()
 
@@ -57,6 +64,20 @@ printTable(
     `${fmt((r.perSecond / fastify) * 100, 2)} %`,
   ]),
 )
+console.log('\nScenario: the hosted checkout page (GET /checkout/<slug>; first load in Chromium)')
+printTable(
+  ['engine', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs Fastify', 'first load', 'target'],
+  pages.map((p) => [
+    p.engine,
+    fmt(p.requestsPerSecond, 0),
+    fmt(p.p50, 0),
+    fmt(p.p99, 0),
+    p.errors,
+    `${fmt((p.requestsPerSecond / fastify) * 100, 1)} %`,
+    `${fmt(p.firstLoadBytes / 1024)} KB in ${p.firstLoadRequests} requests`,
+    p.firstLoadBytes < 60 * 1024 ? 'under 60 KB: yes' : 'under 60 KB: NO',
+  ]),
+)
 
 mkdirSync('bench/results', { recursive: true })
 writeFileSync(
@@ -75,6 +96,7 @@ writeFileSync(
         pay: { p50: r.pay.percentile(50), p99: r.pay.percentile(99) },
         errors: r.errors,
       })),
+      checkoutPage: pages,
     },
     null,
     2,
