@@ -39,7 +39,22 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default('Vitrine <nao-responda@vitrine.local>'),
   ALLOW_HTTP_WEBHOOKS: flag('0'),
   TRUST_PROXY: flag('0'),
-  WEBHOOK_RETRY_BASE_MS: duration('30s'),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('1m,10m,1h,5h')
+    .transform((text, ctx) => {
+      try {
+        return text.split(',').map(parseDuration)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+        return z.NEVER
+      }
+    }),
+  WEBHOOK_RETRY_BASE_MS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? parseDuration(v) : null)),
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   WEBHOOK_TIMEOUT_MS: duration('10s'),
   EMAIL_RETRY_BASE_MS: duration('30s'),
   PIX_EXPIRES_AFTER: duration('30m'),
@@ -69,7 +84,10 @@ export type Config = {
   mailFrom: string
   allowHttpWebhooks: boolean
   trustProxy: boolean
-  webhookRetryBaseMs: number
+  /** Delay before each webhook retry (attempts 2…5), before jitter. */
+  webhookRetryScheduleMs: number[]
+  /** Deliveries to one endpoint in flight at once, over all worker processes. */
+  webhookEndpointConcurrency: number
   webhookTimeoutMs: number
   emailRetryBaseMs: number
   pixExpiresAfterMs: number
@@ -113,7 +131,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     allowHttpWebhooks: e.ALLOW_HTTP_WEBHOOKS,
     trustProxy: e.TRUST_PROXY,
-    webhookRetryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+    // WEBHOOK_RETRY_BASE_MS (tests, development) doubles from a base instead of the schedule.
+    webhookRetryScheduleMs: e.WEBHOOK_RETRY_BASE_MS
+      ? [1, 2, 4, 8].map((k) => k * e.WEBHOOK_RETRY_BASE_MS!)
+      : e.WEBHOOK_RETRY_SCHEDULE,
+    webhookEndpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     emailRetryBaseMs: e.EMAIL_RETRY_BASE_MS,
     pixExpiresAfterMs: e.PIX_EXPIRES_AFTER,

@@ -154,6 +154,10 @@ export interface DB {
     created_at: Timestamp
     updated_at: Timestamp
     deleted_at: Timestamp | null
+    previous_secret_sealed: Generated<string | null>
+    previous_secret_expires_at: Generated<Timestamp | null>
+    failing_since: Generated<Timestamp | null>
+    disabled_reason: Generated<string | null>
   }
   webhook_deliveries: {
     id: string
@@ -168,6 +172,7 @@ export interface DB {
     last_error: string | null
     delivered_at: Timestamp | null
     created_at: Timestamp
+    max_attempts: Generated<number>
   }
   webhook_attempts: {
     id: string

@@ -6,7 +6,7 @@ import type { Db } from './db.ts'
 
 export interface ClaimOptions {
   /** An outbox table with id, status, next_attempt_at, locked_until, attempts. */
-  table: 'webhook_deliveries' | 'emails' | 'refunds'
+  table: 'emails' | 'refunds'
   now: Date
   limit: number
   leaseMs: number

@@ -6,26 +6,49 @@ export interface Received {
   headers: IncomingMessage['headers']
   raw: string
   body: any
+  /** When the request arrived (performance.now()). */
+  at: number
 }
 
-export async function startReceiver(answer: (req: Received) => number = () => 200) {
+/** A status code, or a status with headers and a delay before answering. */
+export type Answer = number | { status: number; headers?: Record<string, string>; delayMs?: number }
+
+export async function startReceiver(answer: (req: Received) => Answer = () => 200) {
   const received: Received[] = []
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c) => chunks.push(c))
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8')
-      const entry = { headers: req.headers, raw, body: JSON.parse(raw || 'null') }
+      const entry = {
+        headers: req.headers,
+        raw,
+        body: JSON.parse(raw || 'null'),
+        at: performance.now(),
+      }
       received.push(entry)
-      res.statusCode = answer(entry)
-      res.end('ok')
+      const reply = answer(entry)
+      const {
+        status,
+        headers = {},
+        delayMs = 0,
+      } = typeof reply === 'number' ? { status: reply } : reply
+      setTimeout(() => {
+        res.writeHead(status, headers)
+        res.end('ok')
+      }, delayMs)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}/hooks`,
+    port,
     received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }

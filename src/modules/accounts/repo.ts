@@ -65,6 +65,16 @@ export const accountsRepo = {
       .execute()
   },
 
+  ownerOf(db: Executor, accountId: string) {
+    return db
+      .selectFrom('account_users')
+      .innerJoin('users', 'users.id', 'account_users.user_id')
+      .select(['users.id', 'users.name', 'users.email'])
+      .where('account_users.account_id', '=', accountId)
+      .where('account_users.role', '=', 'owner')
+      .executeTakeFirst()
+  },
+
   insertSession(db: Executor, row: Insertable<DB['user_sessions']>) {
     return db.insertInto('user_sessions').values(row).execute()
   },

@@ -195,6 +195,9 @@ export function authResolver(deps: Pick<Deps, 'db' | 'clock' | 'appSecret'>): Au
   }
 }
 
+/** Who answers for an account (notices about its webhooks, balance). */
+export const accountOwner = (db: Executor, accountId: string) => repo.ownerOf(db, accountId)
+
 /** Names and e-mails of users, for other modules' listings (members). */
 export async function usersByIds(db: Executor, ids: string[]) {
   const rows = await repo.findUsersByIds(db, ids)

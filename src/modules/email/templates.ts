@@ -271,3 +271,38 @@ cobrança será feita.</p>
     ),
   }
 }
+
+export function webhookDisabledEmail(input: {
+  ownerName: string
+  url: string
+  reason: 'gone' | 'failing'
+  docsUrl: string
+}): Rendered {
+  const subject = 'Webhook desativado na Vitrine'
+  const why =
+    input.reason === 'gone'
+      ? 'O endereço respondeu 410 (Gone), que indica que ele não existe mais.'
+      : 'Todas as entregas para ele falharam nas últimas 24 horas.'
+  const text = `Olá, ${input.ownerName}!
+
+Desativamos o webhook ${input.url}. ${why}
+
+Os eventos novos não serão enviados para ele enquanto estiver desativado. Depois de corrigir o
+endereço, reative o webhook (PATCH /api/v1/webhooks/{id} com "is_active": true) e reenvie as
+entregas que falharam pelo registro de entregas.
+
+Como fazer: ${input.docsUrl}
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá, ${input.ownerName}!</p>
+<p>Desativamos o webhook <strong>${input.url}</strong>. ${why}</p>
+<p>Os eventos novos não serão enviados para ele enquanto estiver desativado. Depois de corrigir o
+endereço, reative o webhook e reenvie as entregas que falharam pelo registro de entregas.</p>
+${button(input.docsUrl, 'Ver a documentação da API')}`,
+    ),
+  }
+}

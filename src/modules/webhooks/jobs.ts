@@ -1,65 +1,83 @@
-// The delivery worker: claims due deliveries under a lease, POSTs them signed, records every
-// attempt, and schedules retries with exponential backoff and jitter (5 attempts, SPEC §10).
+// The delivery worker. It leases due deliveries fairly across endpoints (a few per endpoint,
+// see repo.claimDue), sends each signed without waiting for the others, so a slow endpoint only
+// ever holds its own slots, and records every attempt. Retries follow the configured schedule
+// with jitter (Retry-After on 429/503 when longer) up to the delivery's max_attempts (5, one
+// more per manual retry); 410 or 24 h of failures disables the endpoint.
 import { isIP } from 'node:net'
 import type { Deps } from '../../deps.ts'
 import { withTx } from '../../kit/db.ts'
 import { uuidv7 } from '../../kit/ids.ts'
-import { claimDue, startPoller } from '../../kit/jobs.ts'
+import { startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
 import { webhooksRepo as repo } from './repo.ts'
 import { createWebhookSender, type SendResult, type WebhookSender } from './sender.ts'
-import { openSecret } from './service.ts'
+import { disableEndpoint, liveSecrets } from './service.ts'
 import { signWebhook } from './signature.ts'
 import { guardedLookup, isAllowedAddress } from './url-guard.ts'
 
-export const MAX_ATTEMPTS = 5
-const BATCH = 50
+/** Sends in flight at once in one worker process. */
+const MAX_IN_FLIGHT = 64
+/** An endpoint failing without a single success for this long is disabled. */
+const DISABLE_AFTER_MS = 24 * 3_600_000
+/** Statuses whose Retry-After we honour. */
+const RETRY_AFTER_STATUSES = new Set([429, 503])
 
-/** base × 2^(attempt−1) with ±20 % jitter, or the receiver's Retry-After when that is longer. */
+/**
+ * The wait before the next attempt after `attempt` failed: the schedule's step plus up to 20 %
+ * jitter (never less, so the schedule's total span holds), or the receiver's Retry-After when
+ * that is longer.
+ */
 export function retryDelayMs(
   attempt: number,
-  baseMs: number,
+  scheduleMs: number[],
   retryAfterMs: number | null,
   random = Math.random,
 ) {
-  const backoff = baseMs * 2 ** (attempt - 1) * (0.8 + random() * 0.4)
-  return Math.round(Math.max(backoff, retryAfterMs ?? 0))
+  const step = scheduleMs[Math.min(attempt, scheduleMs.length) - 1]!
+  return Math.round(Math.max(step * (1 + random() * 0.2), retryAfterMs ?? 0))
 }
 
 type Delivery = Awaited<ReturnType<typeof repo.loadForDelivery>>[number]
 
 export const startWebhookWorker: WorkerFactory = (deps) => {
-  const allowLoopback = deps.config.allowHttpWebhooks
   const sender = createWebhookSender({
     timeoutMs: deps.config.webhookTimeoutMs,
-    lookup: guardedLookup(allowLoopback),
+    lookup: guardedLookup(deps.config.allowHttpWebhooks),
   })
+  const inFlight = new Set<Promise<void>>()
   const poller = startPoller({
     name: 'webhooks.deliver',
     intervalMs: deps.config.workerPollMs,
-    pass: () => deliverDue(deps, sender),
+    pass: async () => {
+      const room = MAX_IN_FLIGHT - inFlight.size
+      if (room <= 0) return 0
+      const ids = await repo.claimDue(deps.db, {
+        now: deps.clock.now(),
+        limit: room,
+        perEndpoint: deps.config.webhookEndpointConcurrency,
+        leaseMs: deps.config.webhookTimeoutMs + 5_000,
+      })
+      for (const delivery of await repo.loadForDelivery(deps.db, ids)) {
+        const sending: Promise<void> = deliverOne(deps, sender, delivery)
+          .catch((error) => deps.log.error({ err: error }, 'webhook delivery failed'))
+          .finally(() => {
+            inFlight.delete(sending)
+            poller.kick()
+          })
+        inFlight.add(sending)
+      }
+      return ids.length
+    },
     onError: (error) => deps.log.error({ err: error }, 'webhook delivery pass failed'),
   })
   return {
     kick: poller.kick,
     async stop() {
       await poller.stop()
+      await Promise.all(inFlight)
       sender.close()
     },
   }
-}
-
-async function deliverDue(deps: Deps, sender: WebhookSender): Promise<number> {
-  const ids = await claimDue(deps.db, {
-    table: 'webhook_deliveries',
-    now: deps.clock.now(),
-    limit: BATCH,
-    leaseMs: deps.config.webhookTimeoutMs + 5_000,
-  })
-  if (!ids.length) return 0
-  const deliveries = await repo.loadForDelivery(deps.db, ids)
-  await Promise.all(deliveries.map((delivery) => deliverOne(deps, sender, delivery)))
-  return ids.length
 }
 
 async function deliverOne(deps: Deps, sender: WebhookSender, delivery: Delivery): Promise<void> {
@@ -71,6 +89,7 @@ async function deliverOne(deps: Deps, sender: WebhookSender, delivery: Delivery)
     })
     return
   }
+  const now = deps.clock.now()
   const body = JSON.stringify({
     id: delivery.event_id,
     event: delivery.type,
@@ -78,9 +97,9 @@ async function deliverOne(deps: Deps, sender: WebhookSender, delivery: Delivery)
     data: delivery.data,
   })
   const headers = signWebhook({
-    secrets: [openSecret(deps, delivery.secret_sealed)],
+    secrets: liveSecrets(deps, delivery, now),
     id: delivery.event_id,
-    timestampSeconds: Math.floor(deps.clock.now().getTime() / 1000),
+    timestampSeconds: Math.floor(now.getTime() / 1000),
     body,
   })
   const result =
@@ -124,15 +143,31 @@ async function record(deps: Deps, delivery: Delivery, result: SendResult): Promi
         status: 'delivered',
         delivered_at: now,
       })
-    } else if (attempt >= MAX_ATTEMPTS) {
+      await repo.markHealthy(tx, delivery.endpoint_id)
+      return
+    }
+    const gone = result.statusCode === 410
+    if (gone || attempt >= delivery.max_attempts) {
       await repo.finishDelivery(tx, delivery.id, { ...common, status: 'failed' })
     } else {
-      const delay = retryDelayMs(attempt, deps.config.webhookRetryBaseMs, result.retryAfterMs)
+      const retryAfter = RETRY_AFTER_STATUSES.has(result.statusCode ?? 0)
+        ? result.retryAfterMs
+        : null
+      const delay = retryDelayMs(attempt, deps.config.webhookRetryScheduleMs, retryAfter)
       await repo.finishDelivery(tx, delivery.id, {
         ...common,
         status: 'pending',
         next_attempt_at: new Date(now.getTime() + delay),
       })
+    }
+    const streak = await repo.markFailing(tx, delivery.endpoint_id, now)
+    if (gone) {
+      await disableEndpoint(tx, deps, delivery.endpoint_id, 'gone')
+    } else if (
+      streak?.failing_since &&
+      now.getTime() - streak.failing_since.getTime() >= DISABLE_AFTER_MS
+    ) {
+      await disableEndpoint(tx, deps, delivery.endpoint_id, 'failing')
     }
   })
 }

@@ -4,7 +4,13 @@ import { requireAccount } from '../../kit/http/auth.ts'
 import { listOf, PageQuery } from '../../kit/http/pagination.ts'
 import { IdParams } from '../../kit/http/schemas.ts'
 import type { RouteModule } from '../../routes.ts'
-import { CreateEndpointBody, DeliveryOut, EndpointOut } from './schema.ts'
+import {
+  CreateEndpointBody,
+  DeliveryOut,
+  EndpointOut,
+  PatchEndpointBody,
+  RetrySinceBody,
+} from './schema.ts'
 import * as webhooks from './service.ts'
 
 const tags = ['webhooks']
@@ -46,6 +52,118 @@ export const webhookRoutes: RouteModule = (app, deps) => {
     async (request) => {
       const actor = await requireAccount(request, 'read:webhooks')
       return { data: await webhooks.getEndpoint(deps.db, actor.accountId, request.params.id) }
+    },
+  )
+
+  app.patch(
+    '/api/v1/webhooks/:id',
+    {
+      schema: {
+        tags,
+        params: IdParams,
+        body: PatchEndpointBody,
+        response: { 200: z.object({ data: EndpointOut }) },
+      },
+    },
+    async (request) => {
+      const actor = await requireAccount(request, 'write:webhooks')
+      const { url } = request.body
+      if (url !== undefined) {
+        await webhooks.assertDeliverableUrl(url, deps.config.allowHttpWebhooks)
+      }
+      const data = await withTx(deps.db, (tx) =>
+        webhooks.patchEndpoint(tx, deps, actor.accountId, request.params.id, request.body),
+      )
+      return { data }
+    },
+  )
+
+  app.post(
+    '/api/v1/webhooks/:id/rotate-secret',
+    {
+      schema: {
+        tags,
+        description:
+          'A new signing secret, shown once. The old one keeps signing beside it for 24 h (both `v1,` entries in `webhook-signature`; `x-service-signature` uses the new one).',
+        params: IdParams,
+        response: { 200: z.object({ data: EndpointOut, secret: z.string() }) },
+      },
+    },
+    async (request) => {
+      const actor = await requireAccount(request, 'write:webhooks')
+      const { endpoint, secret } = await withTx(deps.db, (tx) =>
+        webhooks.rotateSecret(tx, deps, actor.accountId, request.params.id),
+      )
+      return { data: endpoint, secret }
+    },
+  )
+
+  app.post(
+    '/api/v1/webhooks/:id/test',
+    {
+      schema: {
+        tags,
+        description: 'Queues a `webhook.test` event for this endpoint only.',
+        params: IdParams,
+        response: {
+          202: z.object({ data: z.object({ event_id: z.string(), delivery_id: z.string() }) }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requireAccount(request, 'write:webhooks')
+      const data = await withTx(deps.db, (tx) =>
+        webhooks.sendTestEvent(tx, deps, actor.accountId, request.params.id),
+      )
+      return reply.code(202).send({ data })
+    },
+  )
+
+  app.post(
+    '/api/v1/webhooks/:id/retry',
+    {
+      schema: {
+        tags,
+        description:
+          'Gives every failed delivery of the endpoint created since `since` one more attempt.',
+        params: IdParams,
+        body: RetrySinceBody,
+        response: { 202: z.object({ data: z.object({ retried: z.number() }) }) },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requireAccount(request, 'write:webhooks')
+      const data = await withTx(deps.db, (tx) =>
+        webhooks.retryFailedSince(
+          tx,
+          deps,
+          actor.accountId,
+          request.params.id,
+          new Date(request.body.since),
+        ),
+      )
+      return reply.code(202).send({ data })
+    },
+  )
+
+  app.post(
+    '/api/v1/webhook-deliveries/:id/retry',
+    {
+      schema: {
+        tags,
+        description: 'Gives one failed delivery one more attempt, now.',
+        params: IdParams,
+        response: {
+          202: z.object({ data: z.object({ id: z.string(), status: z.literal('pending') }) }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requireAccount(request, 'write:webhooks')
+      const data = await withTx(deps.db, (tx) =>
+        webhooks.retryDelivery(tx, deps, actor.accountId, request.params.id),
+      )
+      return reply.code(202).send({ data })
     },
   )
 

@@ -1,16 +1,23 @@
+import type { Selectable } from 'kysely'
 import type { Clock } from '../../kit/clock.ts'
 import { decrypt, deriveKey, encrypt } from '../../kit/crypto.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
-import { BadRequest, NotFound } from '../../kit/errors.ts'
+import type { DB } from '../../kit/db-schema.ts'
+import { BadRequest, Conflict, NotFound } from '../../kit/errors.ts'
 import { type PageQuery, pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
 import { uuidv7 } from '../../kit/ids.ts'
+import { accountOwner } from '../accounts/service.ts'
+import { queueEmail } from '../email/service.ts'
+import { webhookDisabledEmail } from '../email/templates.ts'
 import type { EventType } from './events.ts'
 import { webhooksRepo as repo } from './repo.ts'
 import { generateWebhookSecret } from './signature.ts'
 import { checkWebhookUrl } from './url-guard.ts'
 
 type Ctx = { clock: Clock }
+
+export const ENDPOINT_NOT_FOUND = 'Webhook não encontrado'
 type SecretCtx = Ctx & { appSecret: string }
 
 /**
@@ -42,20 +49,39 @@ export const sealSecret = (ctx: { appSecret: string }, secret: string) =>
 export const openSecret = (ctx: { appSecret: string }, sealed: string) =>
   decrypt(secretKey(ctx), sealed)
 
-export function endpointOut(row: {
-  id: string
-  url: string
-  events: string[]
-  is_active: boolean
-  created_at: Date
-}) {
+type EndpointRow = Selectable<DB['webhook_endpoints']>
+/** Why an endpoint is off: by hand, it answered 410, or it failed for 24 h straight. */
+type DisabledReason = 'manual' | 'gone' | 'failing'
+
+export function endpointOut(row: EndpointRow) {
   return {
     id: row.id,
     url: row.url,
     events: row.events,
     is_active: row.is_active,
+    disabled_reason: row.is_active ? null : (row.disabled_reason as DisabledReason | null),
     created_at: iso(row.created_at)!,
   }
+}
+
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000
+
+/** The secrets that sign a delivery now: the current one, and the previous during the overlap. */
+export function liveSecrets(
+  ctx: { appSecret: string },
+  endpoint: {
+    secret_sealed: string
+    previous_secret_sealed: string | null
+    previous_secret_expires_at: Date | null
+  },
+  now: Date,
+): string[] {
+  const secrets = [openSecret(ctx, endpoint.secret_sealed)]
+  if (endpoint.previous_secret_sealed && endpoint.previous_secret_expires_at! > now) {
+    secrets.push(openSecret(ctx, endpoint.previous_secret_sealed))
+  }
+  return secrets
 }
 
 /** Validates the URL (https, public address) before the transaction that stores it. */
@@ -90,13 +116,134 @@ export async function listEndpoints(db: Executor, accountId: string, query: Page
 
 export async function getEndpoint(db: Executor, accountId: string, id: string) {
   const row = await repo.findEndpoint(db, accountId, id)
-  if (!row) throw new NotFound('Webhook não encontrado')
+  if (!row) throw new NotFound(ENDPOINT_NOT_FOUND)
   return endpointOut(row)
+}
+
+/**
+ * Changes url, events or is_active. Re-activating clears the disabled reason and the failing
+ * streak; events emitted while it was inactive are not replayed (retry them from the log).
+ */
+export async function patchEndpoint(
+  tx: Tx,
+  ctx: Ctx,
+  accountId: string,
+  id: string,
+  patch: {
+    url?: string | undefined
+    events?: EventType[] | undefined
+    is_active?: boolean | undefined
+  },
+) {
+  const row = await repo.updateEndpoint(tx, accountId, id, {
+    ...(patch.url !== undefined ? { url: patch.url } : {}),
+    ...(patch.events ? { events: [...new Set(patch.events)] } : {}),
+    ...(patch.is_active !== undefined
+      ? {
+          is_active: patch.is_active,
+          disabled_reason: patch.is_active ? null : 'manual',
+          failing_since: null,
+        }
+      : {}),
+    updated_at: ctx.clock.now(),
+  })
+  if (!row) throw new NotFound(ENDPOINT_NOT_FOUND)
+  return endpointOut(row)
+}
+
+/** A new secret; the old one keeps signing beside it for 24 h so receivers can switch. */
+export async function rotateSecret(tx: Tx, ctx: SecretCtx, accountId: string, id: string) {
+  const current = await repo.findEndpoint(tx, accountId, id)
+  if (!current) throw new NotFound(ENDPOINT_NOT_FOUND)
+  const now = ctx.clock.now()
+  const secret = generateWebhookSecret()
+  const row = await repo.updateEndpoint(tx, accountId, id, {
+    secret_sealed: sealSecret(ctx, secret),
+    previous_secret_sealed: current.secret_sealed,
+    previous_secret_expires_at: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+    updated_at: now,
+  })
+  return { endpoint: endpointOut(row!), secret }
+}
+
+/** A `webhook.test` event delivered to this endpoint only, whatever it subscribes to. */
+export async function sendTestEvent(tx: Tx, ctx: Ctx, accountId: string, id: string) {
+  const endpoint = await repo.findEndpoint(tx, accountId, id)
+  if (!endpoint) throw new NotFound(ENDPOINT_NOT_FOUND)
+  const now = ctx.clock.now()
+  const eventId = uuidv7(now.getTime())
+  await repo.insertEvent(tx, {
+    id: eventId,
+    account_id: accountId,
+    type: 'webhook.test',
+    data: JSON.stringify({ endpoint_id: id, message: 'Evento de teste da Vitrine' }),
+    created_at: now,
+  })
+  const delivery = await repo.insertDelivery(tx, {
+    id: uuidv7(now.getTime()),
+    event_id: eventId,
+    endpoint_id: id,
+    account_id: accountId,
+    status: 'pending',
+    next_attempt_at: now,
+    created_at: now,
+  })
+  return { event_id: eventId, delivery_id: delivery.id }
+}
+
+/** A failed delivery gets one more attempt, now. */
+export async function retryDelivery(tx: Tx, ctx: Ctx, accountId: string, deliveryId: string) {
+  const delivery = await repo.findDelivery(tx, accountId, deliveryId)
+  if (!delivery) throw new NotFound('Entrega não encontrada')
+  if (delivery.status !== 'failed') {
+    throw new Conflict('Só uma entrega que falhou pode ser reenviada')
+  }
+  await repo.retryFailed(tx, { deliveryId }, ctx.clock.now())
+  return { id: deliveryId, status: 'pending' as const }
+}
+
+/** Every failed delivery of the endpoint created since `since` gets one more attempt. */
+export async function retryFailedSince(
+  tx: Tx,
+  ctx: Ctx,
+  accountId: string,
+  endpointId: string,
+  since: Date,
+) {
+  await getEndpoint(tx, accountId, endpointId)
+  const rows = await repo.retryFailed(tx, { endpointId, since }, ctx.clock.now())
+  return { retried: rows.length }
+}
+
+/**
+ * The endpoint is turned off by the platform (it answered 410, or failed for 24 h straight),
+ * once; its owner is e-mailed. Its pending deliveries fail when their turn comes.
+ */
+export async function disableEndpoint(
+  tx: Tx,
+  ctx: Ctx & { config: { baseUrl: string } },
+  endpointId: string,
+  reason: Exclude<DisabledReason, 'manual'>,
+) {
+  const row = await repo.disableEndpoint(tx, endpointId, reason, ctx.clock.now())
+  if (!row) return
+  const owner = await accountOwner(tx, row.account_id)
+  if (!owner) return
+  await queueEmail(tx, ctx, {
+    to: owner.email,
+    dedupeKey: `webhook-disabled:${row.id}:${row.updated_at.toISOString()}`,
+    ...webhookDisabledEmail({
+      ownerName: owner.name,
+      url: row.url,
+      reason,
+      docsUrl: `${ctx.config.baseUrl}/docs`,
+    }),
+  })
 }
 
 export async function deleteEndpoint(tx: Tx, ctx: Ctx, accountId: string, id: string) {
   const result = await repo.softDeleteEndpoint(tx, accountId, id, ctx.clock.now())
-  if (!result.numUpdatedRows) throw new NotFound('Webhook não encontrado')
+  if (!result.numUpdatedRows) throw new NotFound(ENDPOINT_NOT_FOUND)
 }
 
 /** The delivery log of one endpoint: each delivery with every attempt. */

@@ -4,13 +4,12 @@ import { withTx } from '../../../src/kit/db.ts'
 import { emitEvent } from '../../../src/modules/webhooks/service.ts'
 import { verifyStandardWebhook } from '../../../src/modules/webhooks/signature.ts'
 import { type Creator, signupCreator } from '../../setup/actors.ts'
-import { startReceiver } from '../../setup/receiver.ts'
 import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
+import { webhookHarness } from '../../setup/webhooks.ts'
 
 let svc: TestService
 let creator: Creator
 let key: string
-const receivers: Awaited<ReturnType<typeof startReceiver>>[] = []
 
 beforeAll(async () => {
   svc = await startTestService()
@@ -18,37 +17,12 @@ beforeAll(async () => {
   key = await creator.key(['write:webhooks', 'read:webhooks'])
 })
 afterAll(() => svc?.stop())
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()))
-})
-
-async function receiver(answer?: Parameters<typeof startReceiver>[0]) {
-  const r = await startReceiver(answer)
-  receivers.push(r)
-  return r
-}
-
-async function endpoint(url: string, events = ['order.paid']) {
-  const res = await svc.api('POST', '/api/v1/webhooks', { key, body: { url, events } })
-  expect(res.status).toBe(201)
-  return res.body as { data: { id: string }; secret: string }
-}
-
-const emit = (
-  type: 'order.paid' | 'refund.requested',
-  data: Record<string, unknown> = { order_id: 'o1' },
-) =>
-  withTx(svc.deps.db, (tx) => emitEvent(tx, svc.deps, { accountId: creator.accountId, type, data }))
-
-async function deliveries(endpointId: string) {
-  const res = await svc.api('GET', `/api/v1/webhooks/${endpointId}/deliveries`, { key })
-  expect(res.status).toBe(200)
-  return res.body.data as {
-    event_id: string
-    status: string
-    attempts: { attempt: number; status_code: number }[]
-  }[]
-}
+const { receiver, closeReceivers, endpoint, emit, deliveries } = webhookHarness(
+  () => svc,
+  () => creator,
+  () => key,
+)
+afterEach(closeReceivers)
 
 describe(`webhook delivery (${engine})`, () => {
   it('signs each delivery with x-service-signature and the Standard Webhooks headers', async () => {
