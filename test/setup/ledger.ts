@@ -49,3 +49,122 @@ export async function paidSale(
   if (paid.body.callback_status !== 200) throw new Error(`pay ${paid.body.callback_status}`)
   return { orderId: created.body.order_id as string, chargeId: created.body.charge_id as string }
 }
+
+const sum = async (query: Promise<{ v: unknown } | undefined>) => Number((await query)?.v ?? 0)
+
+/**
+ * The creator's seed balance recomputed the slow way, from orders, refunds, shares and the
+ * withdrawals charged to the account (never from the running balance rows).
+ */
+export async function slowCreatorBalance(db: Db, accountId: string) {
+  const v = sql<number>`COALESCE(SUM(amount_cents), 0)`.as('v')
+  const paid = await sum(
+    db
+      .selectFrom('orders')
+      .select(v)
+      .where('account_id', '=', accountId)
+      .where('paid_at', 'is not', null)
+      .executeTakeFirst(),
+  )
+  const refunds = await sum(
+    db
+      .selectFrom('refunds')
+      .select(v)
+      .where('account_id', '=', accountId)
+      .where('status', 'in', ['pending', 'completed'])
+      .executeTakeFirst(),
+  )
+  const chargebacks = await sum(
+    db
+      .selectFrom('orders')
+      .select(v)
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'chargeback')
+      .executeTakeFirst(),
+  )
+  const own = await sum(
+    db
+      .selectFrom('ledger_withdrawals')
+      .select(v)
+      .where('holder_kind', '=', 'creator')
+      .where('holder_id', '=', accountId)
+      .where('status', 'in', ['held', 'settled'])
+      .executeTakeFirst(),
+  )
+  const charged = await db
+    .selectFrom('withdrawal_allocations as a')
+    .innerJoin('order_shares as s', 's.id', 'a.share_id')
+    .innerJoin('ledger_withdrawals as w', 'w.withdrawal_id', 'a.withdrawal_id')
+    .select(['s.kind', sql<number>`SUM(a.amount_cents)`.as('v')])
+    .where('a.account_id', '=', accountId)
+    .where('w.status', 'in', ['held', 'settled'])
+    .groupBy('s.kind')
+    .execute()
+  const live = await db
+    .selectFrom('order_shares')
+    .select(['kind', sql<number>`SUM(amount_cents)`.as('v')])
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'paid')
+    .groupBy('kind')
+    .execute()
+  const of = (rows: { kind: string; v: number }[], kind: string) =>
+    Number(rows.find((r) => r.kind === kind)?.v ?? 0)
+  const refunded = refunds + chargebacks
+  const withdrawn = own + of(charged, 'commission') + of(charged, 'split')
+  const coproducerOwed = of(live, 'split') - of(charged, 'split')
+  const affiliateOwed = of(live, 'commission') - of(charged, 'commission')
+  return {
+    paid_total: paid,
+    refunded_total: refunded,
+    withdrawn_total: withdrawn,
+    coproducer_owed: coproducerOwed,
+    affiliate_owed: affiliateOwed,
+    available: paid - refunded - withdrawn - coproducerOwed - affiliateOwed,
+  }
+}
+
+async function holderShares(db: Db, kind: 'commission' | 'split', userId: string) {
+  const rows = await db
+    .selectFrom('order_shares')
+    .select(['status', sql<number>`SUM(amount_cents)`.as('v'), sql<number>`COUNT(*)`.as('n')])
+    .where('kind', '=', kind)
+    .where('user_id', '=', userId)
+    .groupBy('status')
+    .execute()
+  const withdrawn = await sum(
+    db
+      .selectFrom('ledger_withdrawals')
+      .select(sql<number>`COALESCE(SUM(amount_cents), 0)`.as('v'))
+      .where('holder_kind', '=', kind === 'commission' ? 'affiliate' : 'coproducer')
+      .where('holder_id', '=', userId)
+      .where('status', 'in', ['held', 'settled'])
+      .executeTakeFirst(),
+  )
+  const of = (status: string, f: 'v' | 'n' = 'v') =>
+    Number(rows.find((r) => r.status === status)?.[f] ?? 0)
+  return { of, withdrawn }
+}
+
+/** An affiliate's seed balance from the commissions' states and the withdrawals. */
+export async function slowAffiliateBalance(db: Db, userId: string) {
+  const { of, withdrawn } = await holderShares(db, 'commission', userId)
+  return {
+    paid_total: of('paid'),
+    rejected_total: of('rejected'),
+    pending_count: of('pending', 'n'),
+    withdrawn,
+    available: of('paid') - withdrawn,
+  }
+}
+
+/** A co-producer's seed balance from the splits' states and the withdrawals. */
+export async function slowCoproducerBalance(db: Db, userId: string) {
+  const { of, withdrawn } = await holderShares(db, 'split', userId)
+  const earned = of('paid') + of('rejected')
+  return {
+    earned_total: earned,
+    refunded_total: of('rejected'),
+    withdrawn,
+    available: earned - of('rejected') - withdrawn,
+  }
+}
