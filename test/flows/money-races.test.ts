@@ -6,13 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTx } from '../../src/kit/db.ts'
 import { type Holder, holdWithdrawal, lockAvailable } from '../../src/modules/ledger/service.ts'
 import { type Creator, signupCreator } from '../setup/actors.ts'
-import {
-  ledgerTotals,
-  paidSale,
-  slowAffiliateBalance,
-  slowCoproducerBalance,
-  slowCreatorBalance,
-} from '../setup/ledger.ts'
+import { expectBooksExact, ledgerTotals, paidSale, slowCreatorBalance } from '../setup/ledger.ts'
 import { checkout, createProduct, pay } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
 
@@ -188,34 +182,10 @@ describe(`money races (${engine})`, () => {
         .execute()
       return pending.length === 0
     })
-    const db = svc.deps.db
-    for (const s of setups) {
-      const view = await db
-        .selectFrom('creator_balance_view')
-        .select([
-          'paid_total',
-          'refunded_total',
-          'withdrawn_total',
-          'coproducer_owed',
-          'affiliate_owed',
-          'available',
-        ])
-        .where('account_id', '=', s.seller.accountId)
-        .executeTakeFirstOrThrow()
-      expect(await slowCreatorBalance(db, s.seller.accountId)).toEqual(view)
-    }
-    const a = await db
-      .selectFrom('affiliate_balance_view')
-      .select(['paid_total', 'rejected_total', 'pending_count', 'withdrawn', 'available'])
-      .where('user_id', '=', affiliate.userId)
-      .executeTakeFirstOrThrow()
-    expect(await slowAffiliateBalance(db, affiliate.userId)).toEqual(a)
-    const k = await db
-      .selectFrom('coproducer_balance_view')
-      .select(['earned_total', 'refunded_total', 'withdrawn', 'available'])
-      .where('user_id', '=', coproducer.userId)
-      .executeTakeFirstOrThrow()
-    expect(await slowCoproducerBalance(db, coproducer.userId)).toEqual(k)
-    expect(await ledgerTotals(db)).toEqual({ total: 0, worstPosting: 0 })
+    await expectBooksExact(svc.deps.db, {
+      accounts: setups.map((s) => s.seller.accountId),
+      affiliates: [affiliate.userId],
+      coproducers: [coproducer.userId],
+    })
   })
 })

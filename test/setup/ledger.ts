@@ -1,5 +1,6 @@
 // Reads of the ledger for assertions: sums of entries, slow on purpose (they scan).
 import { sql } from 'kysely'
+import { expect } from 'vitest'
 import type { Db } from '../../src/kit/db.ts'
 import type { LedgerBook } from '../../src/kit/db-schema.ts'
 import type { Creator } from './actors.ts'
@@ -167,4 +168,76 @@ export async function slowCoproducerBalance(db: Db, userId: string) {
     withdrawn,
     available: earned - of('rejected') - withdrawn,
   }
+}
+
+/**
+ * For these holders: the seed formulas recomputed the slow way equal the balance views, and the
+ * views equal the ledger's books; the whole ledger sums to zero; every allocation adds up; and
+ * nobody carries a debt while they have earnings with room to absorb it.
+ */
+export async function expectBooksExact(
+  db: Db,
+  who: { accounts: string[]; affiliates: string[]; coproducers: string[] },
+) {
+  for (const accountId of who.accounts) {
+    const view = await db
+      .selectFrom('creator_balance_view')
+      .select([
+        'paid_total',
+        'refunded_total',
+        'withdrawn_total',
+        'coproducer_owed',
+        'affiliate_owed',
+        'available',
+      ])
+      .where('account_id', '=', accountId)
+      .executeTakeFirst()
+    if (!view) continue
+    expect(await slowCreatorBalance(db, accountId)).toEqual(view)
+    expect(await bookSum(db, 'creator', { holderId: accountId })).toBe(view.available)
+    expect(await bookSum(db, 'affiliate', { accountId })).toBe(view.affiliate_owed)
+    expect(await bookSum(db, 'coproducer', { accountId })).toBe(view.coproducer_owed)
+  }
+  for (const userId of who.affiliates) {
+    const view = await db
+      .selectFrom('affiliate_balance_view')
+      .select(['paid_total', 'rejected_total', 'pending_count', 'withdrawn', 'available'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
+    if (!view) continue
+    expect(await slowAffiliateBalance(db, userId)).toEqual(view)
+    expect(await bookSum(db, 'affiliate', { holderId: userId })).toBe(view.available)
+  }
+  for (const userId of who.coproducers) {
+    const view = await db
+      .selectFrom('coproducer_balance_view')
+      .select(['earned_total', 'refunded_total', 'withdrawn', 'available'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
+    if (!view) continue
+    expect(await slowCoproducerBalance(db, userId)).toEqual(view)
+    expect(await bookSum(db, 'coproducer', { holderId: userId })).toBe(view.available)
+  }
+  expect(await ledgerTotals(db)).toEqual({ total: 0, worstPosting: 0 })
+  const { rows: badShares } = await sql`
+    SELECT s.id FROM order_shares s
+    LEFT JOIN (SELECT share_id, SUM(amount_cents) AS v FROM withdrawal_allocations
+      GROUP BY share_id) a ON a.share_id = s.id
+    WHERE s.allocated_cents <> COALESCE(a.v, 0)`.execute(db)
+  expect(badShares).toEqual([])
+  const { rows: badWithdrawals } = await sql`
+    SELECT w.withdrawal_id FROM ledger_withdrawals w
+    LEFT JOIN (SELECT withdrawal_id, SUM(amount_cents) AS v FROM withdrawal_allocations
+      GROUP BY withdrawal_id) a ON a.withdrawal_id = w.withdrawal_id
+    WHERE w.holder_kind <> 'creator'
+      AND COALESCE(a.v, 0) <> CASE WHEN w.status = 'released' THEN 0 ELSE w.amount_cents END`.execute(
+    db,
+  )
+  expect(badWithdrawals).toEqual([])
+  const { rows: debtWithRoom } = await sql`
+    SELECT d.user_id FROM order_shares d JOIN order_shares f
+      ON f.kind = d.kind AND f.user_id = d.user_id
+    WHERE d.status = 'rejected' AND d.allocated_cents > 0
+      AND f.status = 'paid' AND f.allocated_cents < f.amount_cents`.execute(db)
+  expect(debtWithRoom).toEqual([])
 }

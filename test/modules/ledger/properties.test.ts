@@ -6,7 +6,6 @@
 // an available balance negative. Workers are off (hourly): the test runs the refund worker.
 import { randomUUID } from 'node:crypto'
 import fc from 'fast-check'
-import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTx } from '../../../src/kit/db.ts'
 import {
@@ -19,13 +18,7 @@ import {
 import { expireOrder } from '../../../src/modules/payments/expire.ts'
 import { processRefund } from '../../../src/modules/refunds/jobs.ts'
 import { signupCreator } from '../../setup/actors.ts'
-import {
-  bookSum,
-  ledgerTotals,
-  slowAffiliateBalance,
-  slowCoproducerBalance,
-  slowCreatorBalance,
-} from '../../setup/ledger.ts'
+import { expectBooksExact } from '../../setup/ledger.ts'
 import { checkout, createProduct, pay } from '../../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../../setup/service.ts'
 
@@ -452,74 +445,9 @@ async function matchesModel() {
   }
 }
 
-/** The seed formulas the slow way = the balance rows = the ledger's books; the ledger is even. */
-async function matchesSlowWayAndLedger() {
-  const db = svc.deps.db
-  for (const name of ['X', 'Y'] as const) {
-    const accountId = (holders[name] as { accountId: string }).accountId
-    const view = await db
-      .selectFrom('creator_balance_view')
-      .select([
-        'paid_total',
-        'refunded_total',
-        'withdrawn_total',
-        'coproducer_owed',
-        'affiliate_owed',
-        'available',
-      ])
-      .where('account_id', '=', accountId)
-      .executeTakeFirst()
-    if (!view) continue
-    expect(await slowCreatorBalance(db, accountId)).toEqual(view)
-    expect(await bookSum(db, 'creator', { holderId: accountId })).toBe(view.available)
-    expect(await bookSum(db, 'affiliate', { accountId })).toBe(view.affiliate_owed)
-    expect(await bookSum(db, 'coproducer', { accountId })).toBe(view.coproducer_owed)
-  }
-  const affiliate = (holders.A as { userId: string }).userId
-  const a = await db
-    .selectFrom('affiliate_balance_view')
-    .select(['paid_total', 'rejected_total', 'pending_count', 'withdrawn', 'available'])
-    .where('user_id', '=', affiliate)
-    .executeTakeFirst()
-  if (a) {
-    expect(await slowAffiliateBalance(db, affiliate)).toEqual(a)
-    expect(await bookSum(db, 'affiliate', { holderId: affiliate })).toBe(a.available)
-  }
-  for (const name of ['K', 'L'] as const) {
-    const userId = (holders[name] as { userId: string }).userId
-    const c = await db
-      .selectFrom('coproducer_balance_view')
-      .select(['earned_total', 'refunded_total', 'withdrawn', 'available'])
-      .where('user_id', '=', userId)
-      .executeTakeFirst()
-    if (!c) continue
-    expect(await slowCoproducerBalance(db, userId)).toEqual(c)
-    expect(await bookSum(db, 'coproducer', { holderId: userId })).toBe(c.available)
-  }
-  expect(await ledgerTotals(db)).toEqual({ total: 0, worstPosting: 0 })
-  // Allocations: each share's pieces add up to its allocated amount, each withdrawal's to its
-  // amount, and nobody carries a debt while they have earnings with room to absorb it.
-  const { rows: badShares } = await sql`
-    SELECT s.id FROM order_shares s
-    LEFT JOIN (SELECT share_id, SUM(amount_cents) AS v FROM withdrawal_allocations GROUP BY share_id) a
-      ON a.share_id = s.id
-    WHERE s.allocated_cents <> COALESCE(a.v, 0)`.execute(db)
-  expect(badShares).toEqual([])
-  const { rows: badWithdrawals } = await sql`
-    SELECT w.withdrawal_id FROM ledger_withdrawals w
-    LEFT JOIN (SELECT withdrawal_id, SUM(amount_cents) AS v FROM withdrawal_allocations
-      GROUP BY withdrawal_id) a ON a.withdrawal_id = w.withdrawal_id
-    WHERE w.holder_kind <> 'creator'
-      AND COALESCE(a.v, 0) <> CASE WHEN w.status = 'released' THEN 0 ELSE w.amount_cents END`.execute(
-    db,
-  )
-  expect(badWithdrawals).toEqual([])
-  const { rows: debtWithRoom } = await sql`
-    SELECT d.user_id FROM order_shares d JOIN order_shares f
-      ON f.kind = d.kind AND f.user_id = d.user_id
-    WHERE d.status = 'rejected' AND d.allocated_cents > 0
-      AND f.status = 'paid' AND f.allocated_cents < f.amount_cents`.execute(db)
-  expect(debtWithRoom).toEqual([])
+const idOf = (name: Name) => {
+  const h = holders[name]
+  return h.kind === 'creator' ? h.accountId : h.userId
 }
 
 describe(`ledger properties over random money histories (${engine})`, () => {
@@ -530,7 +458,11 @@ describe(`ledger properties over random money histories (${engine})`, () => {
           await step(op)
           await matchesModel()
         }
-        await matchesSlowWayAndLedger()
+        await expectBooksExact(svc.deps.db, {
+          accounts: [idOf('X'), idOf('Y')],
+          affiliates: [idOf('A')],
+          coproducers: [idOf('K'), idOf('L')],
+        })
       }),
       { numRuns: Number(process.env.LEDGER_PROPERTY_RUNS ?? 25), endOnFailure: true },
     )
