@@ -1,0 +1,182 @@
+// Scenario 2: GET /api/balance of an account with 100 orders and of one with 1,000,000 (seeded
+// with SQL, sale postings and entries included), read alternately by 4 concurrent clients; and
+// the same read straight from the database (the view over the running balance row).
+import { randomBytes } from 'node:crypto'
+import { sql } from 'kysely'
+import { loadConfig } from '../../src/config.ts'
+import type { Db } from '../../src/kit/db.ts'
+import { creatorBalance } from '../../src/modules/ledger/balances.ts'
+import { startService } from '../../src/service.ts'
+import { openBenchDatabase } from '../lib/databases.ts'
+import { request } from '../lib/http.ts'
+import { Latency } from '../lib/latency.ts'
+
+interface Account {
+  accountId: string
+  userId: string
+  key: string
+  productId: string
+  planId: string
+  orders: number
+}
+
+export interface Side {
+  orders: number
+  http: Latency
+  db: Latency
+}
+
+export interface BalanceReadResult {
+  engine: 'pglite' | 'postgres'
+  seedSeconds: number
+  small: Side
+  large: Side
+  errors: number
+}
+
+const PRICE_CENTS = 9790
+const CLIENTS = 4
+const ROUNDS = 4
+
+async function setupAccount(url: string, orders: number): Promise<Account> {
+  const email = `bench-${randomBytes(4).toString('hex')}@example.com`
+  const signup = await request(url, 'POST', '/api/auth/signup', {
+    body: { name: 'Bench', email, password: 'bench-password-1' },
+  })
+  const cookie = String(signup.headers['set-cookie']?.map((c) => c.split(';')[0]).join('; '))
+  const accountId = signup.body.account.id as string
+  const key = await request(url, 'POST', `/api/accounts/${accountId}/api-keys`, {
+    headers: { cookie, 'x-csrf-token': signup.body.csrf_token },
+    body: { name: 'bench', scopes: ['write:products', 'read:payouts'] },
+  })
+  const product = await request(url, 'POST', '/api/v1/products', {
+    headers: { authorization: `Bearer ${key.body.key}` },
+    body: {
+      name: 'Bench',
+      slug: `bench-${randomBytes(4).toString('hex')}`,
+      billing: 'one_time',
+      plans: [{ name: 'x', price: PRICE_CENTS / 100 }],
+    },
+  })
+  return {
+    accountId,
+    userId: signup.body.user.id,
+    key: key.body.key,
+    productId: product.body.data.id,
+    planId: product.body.data.plans[0].id,
+    orders,
+  }
+}
+
+/**
+ * Paid orders, their sale postings and entries, and the balance row they add up to, written by
+ * SQL in one transaction. Triggers are off while seeding (replica role): the row is set to the
+ * sum of the seeded entries instead of being kept by 2 million trigger calls.
+ */
+async function seedOrders(db: Db, a: Account) {
+  await db.transaction().execute(async (tx) => {
+    await sql`SET LOCAL session_replication_role = replica`.execute(tx)
+    await sql`
+      INSERT INTO orders (id, account_id, product_id, plan_id, buyer_id, buyer_email, buyer_name,
+        buyer_document, buyer_phone, status, amount_cents, payment_method, paid_at, created_at,
+        updated_at)
+      SELECT gen_random_uuid(), ${a.accountId}, ${a.productId}, ${a.planId}, ${a.userId},
+        'comprador@example.com', 'Comprador', '52998224725', '+5511987654321', 'paid',
+        ${PRICE_CENTS}, 'pix', t, t, t
+      FROM generate_series(1, ${a.orders}) AS g,
+        LATERAL (SELECT timestamptz '2026-01-01' + g * interval '1 second' AS t) AS at`.execute(tx)
+    await sql`
+      INSERT INTO ledger_postings (id, kind, account_id, order_id, created_at)
+      SELECT gen_random_uuid(), 'sale', account_id, id, paid_at FROM orders
+      WHERE account_id = ${a.accountId}`.execute(tx)
+    await sql`
+      INSERT INTO ledger_entries (posting_id, book, holder_id, account_id, amount_cents, created_at)
+      SELECT p.id, b.book, CASE WHEN b.book = 'creator' THEN p.account_id END, p.account_id,
+        b.sign * ${PRICE_CENTS}, p.created_at
+      FROM ledger_postings p CROSS JOIN (VALUES ('gateway', -1), ('creator', 1)) AS b(book, sign)
+      WHERE p.account_id = ${a.accountId}`.execute(tx)
+    await sql`
+      INSERT INTO creator_balances (account_id, paid_cents, available_cents)
+      SELECT ${a.accountId}, SUM(amount_cents), SUM(amount_cents) FROM ledger_entries
+      WHERE book = 'creator' AND holder_id = ${a.accountId}`.execute(tx)
+  })
+  await sql`ANALYZE`.execute(db)
+}
+
+async function measure(seconds: number, read: () => Promise<void>, into: Latency) {
+  const until = performance.now() + seconds * 1000
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < until) {
+        const started = performance.now()
+        await read()
+        into.add(performance.now() - started)
+      }
+    }),
+  )
+}
+
+export async function balanceRead(opts: {
+  engine: 'pglite' | 'postgres'
+  seconds: number
+  orders: number
+}): Promise<BalanceReadResult> {
+  const database = await openBenchDatabase(opts.engine)
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    APP_SECRET: randomBytes(32).toString('hex'),
+    WORKER_POLL_MS: '1h',
+  })
+  const service = await startService(config, { database: database.database, logger: false })
+  const db = service.deps.db
+  let errors = 0
+  try {
+    const accounts = {
+      small: await setupAccount(service.url, 100),
+      large: await setupAccount(service.url, opts.orders),
+    }
+    const seeding = performance.now()
+    for (const a of Object.values(accounts)) await seedOrders(db, a)
+    const seedSeconds = (performance.now() - seeding) / 1000
+
+    const sides = {
+      small: { orders: 100, http: new Latency(), db: new Latency() },
+      large: { orders: opts.orders, http: new Latency(), db: new Latency() },
+    }
+    let counting = false
+    const httpRead = (a: Account) => async () => {
+      try {
+        const res = await request(service.url, 'GET', `/api/balance?tenant_id=${a.accountId}`, {
+          headers: { authorization: `Bearer ${a.key}` },
+        })
+        if (res.status !== 200 || res.body.paid_total !== (a.orders * PRICE_CENTS) / 100) {
+          throw new Error(`balance answered ${res.status}`)
+        }
+      } catch (error) {
+        // Keep-alive sockets idle through a long PGlite seed may be reset once in the warm-up.
+        if (counting) errors++
+        else if ((error as { code?: string }).code !== 'ECONNRESET') throw error
+      }
+    }
+    const dbRead = (a: Account) => async () => {
+      await creatorBalance(db, a.accountId)
+    }
+    for (const a of Object.values(accounts)) await measure(1, httpRead(a), new Latency()) // warm-up
+    counting = true
+    // Alternate small and large so a noisy neighbour hurts both alike.
+    const slice = opts.seconds / ROUNDS
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const side of ['small', 'large'] as const) {
+        await measure(slice / 2, httpRead(accounts[side]), sides[side].http)
+        await measure(slice / 2, dbRead(accounts[side]), sides[side].db)
+      }
+    }
+    return { engine: opts.engine, seedSeconds, small: sides.small, large: sides.large, errors }
+  } finally {
+    await service.close()
+    await database.drop()
+  }
+}
