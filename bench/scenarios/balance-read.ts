@@ -1,15 +1,12 @@
 // Scenario 2: GET /api/balance of an account with 100 orders and of one with 1,000,000 (seeded
 // with SQL, sale postings and entries included), read alternately by 4 concurrent clients; and
 // the same read straight from the database (the view over the running balance row).
-import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
-import { loadConfig } from '../../src/config.ts'
 import type { Db } from '../../src/kit/db.ts'
 import { creatorBalance } from '../../src/modules/ledger/balances.ts'
-import { startService } from '../../src/service.ts'
-import { openBenchDatabase } from '../lib/databases.ts'
 import { request } from '../lib/http.ts'
 import { Latency } from '../lib/latency.ts'
+import { benchCreator, startBenchService } from '../lib/service.ts'
 
 interface Account {
   accountId: string
@@ -39,33 +36,7 @@ const CLIENTS = 4
 const ROUNDS = 4
 
 async function setupAccount(url: string, orders: number): Promise<Account> {
-  const email = `bench-${randomBytes(4).toString('hex')}@example.com`
-  const signup = await request(url, 'POST', '/api/auth/signup', {
-    body: { name: 'Bench', email, password: 'bench-password-1' },
-  })
-  const cookie = String(signup.headers['set-cookie']?.map((c) => c.split(';')[0]).join('; '))
-  const accountId = signup.body.account.id as string
-  const key = await request(url, 'POST', `/api/accounts/${accountId}/api-keys`, {
-    headers: { cookie, 'x-csrf-token': signup.body.csrf_token },
-    body: { name: 'bench', scopes: ['write:products', 'read:payouts'] },
-  })
-  const product = await request(url, 'POST', '/api/v1/products', {
-    headers: { authorization: `Bearer ${key.body.key}` },
-    body: {
-      name: 'Bench',
-      slug: `bench-${randomBytes(4).toString('hex')}`,
-      billing: 'one_time',
-      plans: [{ name: 'x', price: PRICE_CENTS / 100 }],
-    },
-  })
-  return {
-    accountId,
-    userId: signup.body.user.id,
-    key: key.body.key,
-    productId: product.body.data.id,
-    planId: product.body.data.plans[0].id,
-    orders,
-  }
+  return { ...(await benchCreator(url, ['write:products', 'read:payouts'], PRICE_CENTS)), orders }
 }
 
 /**
@@ -121,16 +92,7 @@ export async function balanceRead(opts: {
   seconds: number
   orders: number
 }): Promise<BalanceReadResult> {
-  const database = await openBenchDatabase(opts.engine)
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'silent',
-    APP_SECRET: randomBytes(32).toString('hex'),
-    WORKER_POLL_MS: '1h',
-  })
-  const service = await startService(config, { database: database.database, logger: false })
+  const { service, stop } = await startBenchService(opts.engine, { WORKER_POLL_MS: '1h' })
   const db = service.deps.db
   let errors = 0
   try {
@@ -176,7 +138,6 @@ export async function balanceRead(opts: {
     }
     return { engine: opts.engine, seedSeconds, small: sides.small, large: sides.large, errors }
   } finally {
-    await service.close()
-    await database.drop()
+    await stop()
   }
 }
