@@ -8,6 +8,7 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Deps } from './deps.ts'
 import { accessRoutes } from './modules/access/routes.ts'
+import { passwordRoutes } from './modules/accounts/password.ts'
 import { accountRoutes } from './modules/accounts/routes.ts'
 import { affiliateRoutes } from './modules/affiliates/routes.ts'
 import { catalogRoutes } from './modules/catalog/routes.ts'
@@ -23,6 +24,7 @@ import { refundRoutes } from './modules/refunds/routes.ts'
 import { webhookRoutes } from './modules/webhooks/routes.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
 import { membersPages } from './web/members.ts'
+import { passwordPages } from './web/password.ts'
 
 export type AppInstance = FastifyInstance<
   RawServerDefault,
@@ -54,5 +56,7 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     affiliateRoutes,
     coproducerRoutes,
     refundRoutes,
+    passwordRoutes,
+    passwordPages,
   ]
 }
