@@ -4,80 +4,123 @@ import { bareFastifyRps, pgbenchTps } from './baselines.ts'
 import { serverReachable } from './lib/databases.ts'
 import { closeClient } from './lib/http.ts'
 import { fmt, printTable } from './lib/table.ts'
+import { type BalanceReadResult, balanceRead } from './scenarios/balance-read.ts'
 import { type CheckoutPageResult, checkoutPage } from './scenarios/checkout-page.ts'
 import { type CheckoutPayResult, checkoutPay } from './scenarios/checkout-pay.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const buyers = Number(process.env.BENCH_BUYERS ?? 8)
+const ledgerOrders = Number(process.env.BENCH_LEDGER_ORDERS ?? 1_000_000)
+/** BENCH_ONLY=checkout or balance runs one group (the baselines and the page come with checkout). */
+const only = process.env.BENCH_ONLY
+const engines = (hasServer: boolean) =>
+  hasServer ? (['pglite', 'postgres'] as const) : (['pglite'] as const)
 
 const hasServer = await serverReachable()
 if (!hasServer)
   console.log('PostgreSQL server not reachable: PostgreSQL rows and pgbench are skipped.')
 
-console.log(`Baselines (${seconds} s each)…`)
-const pgbench = hasServer ? await pgbenchTps(seconds) : Number.NaN
-const fastify = await bareFastifyRps(Math.min(seconds, 5))
+const withCheckout = only !== 'balance'
+if (withCheckout) console.log(`Baselines (${seconds} s each)…`)
+const pgbench = hasServer && withCheckout ? await pgbenchTps(seconds) : Number.NaN
+const fastify = withCheckout ? await bareFastifyRps(Math.min(seconds, 5)) : Number.NaN
 
-const engines = hasServer ? (['pglite', 'postgres'] as const) : (['pglite'] as const)
 const runs: CheckoutPayResult[] = []
-for (const engine of engines) {
+for (const engine of withCheckout ? engines(hasServer) : []) {
   console.log(`checkout + pay on ${engine} (${buyers} concurrent buyers, ${seconds} s)…`)
   runs.push(await checkoutPay({ engine, seconds, buyers }))
 }
 const pages: CheckoutPageResult[] = []
-for (const engine of engines) {
+for (const engine of withCheckout ? engines(hasServer) : []) {
   console.log(`checkout page on ${engine} (10 connections, ${Math.min(seconds, 5)} s)…`)
   pages.push(await checkoutPage({ engine, seconds: Math.min(seconds, 5) }))
 }
+const reads: BalanceReadResult[] = []
+for (const engine of only === 'checkout' ? [] : engines(hasServer)) {
+  console.log(`balance read on ${engine} (100 vs ${ledgerOrders} orders, ${seconds} s)…`)
+  reads.push(await balanceRead({ engine, seconds, orders: ledgerOrders }))
+}
 closeClient()
 
-console.log('\nBaselines measured in this run')
-printTable(
-  ['baseline', 'throughput'],
-  [
-    ['pgbench TPC-B, 8 clients', `${fmt(pgbench, 0)} tps`],
-    ['bare Fastify GET, 10 connections', `${fmt(fastify, 0)} req/s`],
-  ],
-)
-console.log('\nScenario: checkout create + sandbox pay (one purchase = both calls)')
-printTable(
-  [
-    'engine',
-    'purchases/s',
-    'p50 ms',
-    'p99 ms',
-    'create p50/p99',
-    'pay p50/p99',
-    'errors',
-    'vs pgbench',
-    'vs Fastify',
-  ],
-  runs.map((r) => [
-    r.engine,
-    fmt(r.perSecond),
-    fmt(r.purchase.percentile(50)),
-    fmt(r.purchase.percentile(99)),
-    `${fmt(r.create.percentile(50))} / ${fmt(r.create.percentile(99))}`,
-    `${fmt(r.pay.percentile(50))} / ${fmt(r.pay.percentile(99))}`,
-    r.errors,
-    `${fmt((r.perSecond / pgbench) * 100, 2)} %`,
-    `${fmt((r.perSecond / fastify) * 100, 2)} %`,
-  ]),
-)
-console.log('\nScenario: the hosted checkout page (GET /checkout/<slug>; first load in Chromium)')
-printTable(
-  ['engine', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs Fastify', 'first load', 'target'],
-  pages.map((p) => [
-    p.engine,
-    fmt(p.requestsPerSecond, 0),
-    fmt(p.p50, 0),
-    fmt(p.p99, 0),
-    p.errors,
-    `${fmt((p.requestsPerSecond / fastify) * 100, 1)} %`,
-    `${fmt(p.firstLoadBytes / 1024)} KB in ${p.firstLoadRequests} requests`,
-    p.firstLoadBytes < 60 * 1024 ? 'under 60 KB: yes' : 'under 60 KB: NO',
-  ]),
-)
+if (withCheckout) {
+  console.log('\nBaselines measured in this run')
+  printTable(
+    ['baseline', 'throughput'],
+    [
+      ['pgbench TPC-B, 8 clients', `${fmt(pgbench, 0)} tps`],
+      ['bare Fastify GET, 10 connections', `${fmt(fastify, 0)} req/s`],
+    ],
+  )
+  console.log('\nScenario: checkout create + sandbox pay (one purchase = both calls)')
+  printTable(
+    [
+      'engine',
+      'purchases/s',
+      'p50 ms',
+      'p99 ms',
+      'create p50/p99',
+      'pay p50/p99',
+      'errors',
+      'vs pgbench',
+      'vs Fastify',
+    ],
+    runs.map((r) => [
+      r.engine,
+      fmt(r.perSecond),
+      fmt(r.purchase.percentile(50)),
+      fmt(r.purchase.percentile(99)),
+      `${fmt(r.create.percentile(50))} / ${fmt(r.create.percentile(99))}`,
+      `${fmt(r.pay.percentile(50))} / ${fmt(r.pay.percentile(99))}`,
+      r.errors,
+      `${fmt((r.perSecond / pgbench) * 100, 2)} %`,
+      `${fmt((r.perSecond / fastify) * 100, 2)} %`,
+    ]),
+  )
+  console.log('\nScenario: the hosted checkout page (GET /checkout/<slug>; first load in Chromium)')
+  printTable(
+    ['engine', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'vs Fastify', 'first load', 'target'],
+    pages.map((p) => [
+      p.engine,
+      fmt(p.requestsPerSecond, 0),
+      fmt(p.p50, 0),
+      fmt(p.p99, 0),
+      p.errors,
+      `${fmt((p.requestsPerSecond / fastify) * 100, 1)} %`,
+      `${fmt(p.firstLoadBytes / 1024)} KB in ${p.firstLoadRequests} requests`,
+      p.firstLoadBytes < 60 * 1024 ? 'under 60 KB: yes' : 'under 60 KB: NO',
+    ]),
+  )
+}
+
+const ratio = (r: BalanceReadResult, kind: 'http' | 'db') =>
+  r.large[kind].percentile(99) / r.small[kind].percentile(99)
+if (reads.length) {
+  console.log(
+    `\nScenario: GET /api/balance, 100 orders vs ${ledgerOrders} (p99 must stay within 2×)`,
+  )
+  printTable(
+    [
+      'engine',
+      'seed s',
+      'HTTP p50/p99 100',
+      'HTTP p50/p99 large',
+      'p99 ×',
+      'DB p99 100 / large',
+      'p99 ×',
+      'errors',
+    ],
+    reads.map((r) => [
+      r.engine,
+      fmt(r.seedSeconds),
+      `${fmt(r.small.http.percentile(50), 2)} / ${fmt(r.small.http.percentile(99), 2)}`,
+      `${fmt(r.large.http.percentile(50), 2)} / ${fmt(r.large.http.percentile(99), 2)}`,
+      fmt(ratio(r, 'http'), 2),
+      `${fmt(r.small.db.percentile(99), 3)} / ${fmt(r.large.db.percentile(99), 3)}`,
+      fmt(ratio(r, 'db'), 2),
+      r.errors,
+    ]),
+  )
+}
 
 mkdirSync('bench/results', { recursive: true })
 writeFileSync(
@@ -97,6 +140,15 @@ writeFileSync(
         errors: r.errors,
       })),
       checkoutPage: pages,
+      balanceRead: reads.map((r) => ({
+        engine: r.engine,
+        orders: { small: r.small.orders, large: r.large.orders },
+        seedSeconds: r.seedSeconds,
+        httpP99: { small: r.small.http.percentile(99), large: r.large.http.percentile(99) },
+        dbP99: { small: r.small.db.percentile(99), large: r.large.db.percentile(99) },
+        p99Ratio: { http: ratio(r, 'http'), db: ratio(r, 'db') },
+        errors: r.errors,
+      })),
     },
     null,
     2,

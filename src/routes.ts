@@ -8,6 +8,7 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Deps } from './deps.ts'
 import { accessRoutes } from './modules/access/routes.ts'
+import { passwordRoutes } from './modules/accounts/password.ts'
 import { accountRoutes } from './modules/accounts/routes.ts'
 import { affiliateRoutes } from './modules/affiliates/routes.ts'
 import { catalogRoutes } from './modules/catalog/routes.ts'
@@ -24,6 +25,7 @@ import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { webhookRoutes } from './modules/webhooks/routes.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
 import { membersPages } from './web/members.ts'
+import { passwordPages } from './web/password.ts'
 
 export type AppInstance = FastifyInstance<
   RawServerDefault,
@@ -56,5 +58,7 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     coproducerRoutes,
     refundRoutes,
     subscriptionRoutes,
+    passwordRoutes,
+    passwordPages,
   ]
 }

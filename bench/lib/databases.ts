@@ -17,11 +17,12 @@ export async function serverReachable(): Promise<boolean> {
   }
 }
 
-async function admin(sql: string): Promise<void> {
+/** Runs one statement on the server's admin database; returns its row count. */
+async function admin(sql: string): Promise<number> {
   const client = new pg.Client({ connectionString: SERVER_URL })
   await client.connect()
   try {
-    await client.query(sql)
+    return (await client.query(sql)).rowCount ?? 0
   } finally {
     await client.end()
   }
@@ -38,7 +39,18 @@ export async function createServerDatabase(
   return {
     name,
     url: url.toString(),
-    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    async drop() {
+      // Closed pool sockets may linger a moment; forcing the drop now kills their backends
+      // and a pool emits that as an unhandled error.
+      for (let i = 0; i < 100; i++) {
+        const sessions = await admin(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid()`,
+        )
+        if (!sessions) break
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+    },
   }
 }
 

@@ -3,11 +3,9 @@
 // transfers (HTML, scripts, styles, images, headers included), counted by real Chromium.
 import { randomBytes } from 'node:crypto'
 import autocannon from 'autocannon'
-import { loadConfig } from '../../src/config.ts'
-import { startService } from '../../src/service.ts'
 import { openBrowser } from '../../test/setup/browser.ts'
-import { openBenchDatabase } from '../lib/databases.ts'
 import { request } from '../lib/http.ts'
+import { benchCreator, startBenchService } from '../lib/service.ts'
 
 export interface CheckoutPageResult {
   engine: 'pglite' | 'postgres'
@@ -42,18 +40,26 @@ export async function checkoutPage(opts: {
   engine: 'pglite' | 'postgres'
   seconds: number
 }): Promise<CheckoutPageResult> {
-  const db = await openBenchDatabase(opts.engine)
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'silent',
-    APP_SECRET: randomBytes(32).toString('hex'),
-  })
-  const service = await startService(config, { database: db.database, logger: false })
+  const bench = await startBenchService(opts.engine)
   try {
-    const slug = await createRecurringProduct(service.url)
-    const pageUrl = `${service.url}/checkout/${slug}`
+    const url = bench.service.url
+    const creator = await benchCreator(url, ['write:products'], 4990)
+    const slug = `pagina-${randomBytes(4).toString('hex')}`
+    // A recurring product with two plans: every payment method and the plan selector render.
+    await request(url, 'POST', '/api/v1/products', {
+      headers: { authorization: `Bearer ${creator.key}` },
+      body: {
+        name: 'Mentoria de Fotografia',
+        slug,
+        description: 'Encontros mensais ao vivo e a comunidade de alunos.',
+        billing: 'recurring',
+        plans: [
+          { name: 'Mensal', price: 49.9, interval: 'month' },
+          { name: 'Anual', price: 479, interval: 'year' },
+        ],
+      },
+    })
+    const pageUrl = `${url}/checkout/${slug}`
     const load = await firstLoadBytes(pageUrl)
     const result = await autocannon({ url: pageUrl, connections: 10, duration: opts.seconds })
     return {
@@ -66,35 +72,6 @@ export async function checkoutPage(opts: {
       firstLoadRequests: load.requests,
     }
   } finally {
-    await service.close()
-    await db.drop()
+    await bench.stop()
   }
-}
-
-/** A recurring product (every payment method on the page) with two plans, as a creator makes it. */
-async function createRecurringProduct(url: string): Promise<string> {
-  const email = `bench-${randomBytes(4).toString('hex')}@example.com`
-  const signup = await request(url, 'POST', '/api/auth/signup', {
-    body: { name: 'Bench', email, password: 'bench-password-1' },
-  })
-  const cookie = String(signup.headers['set-cookie']?.map((c) => c.split(';')[0]).join('; '))
-  const key = await request(url, 'POST', `/api/accounts/${signup.body.account.id}/api-keys`, {
-    headers: { cookie, 'x-csrf-token': signup.body.csrf_token },
-    body: { name: 'bench', scopes: ['write:products'] },
-  })
-  const slug = `pagina-${randomBytes(4).toString('hex')}`
-  await request(url, 'POST', '/api/v1/products', {
-    headers: { authorization: `Bearer ${key.body.key}` },
-    body: {
-      name: 'Mentoria de Fotografia',
-      slug,
-      description: 'Encontros mensais ao vivo e a comunidade de alunos.',
-      billing: 'recurring',
-      plans: [
-        { name: 'Mensal', price: 49.9, interval: 'month' },
-        { name: 'Anual', price: 479, interval: 'year' },
-      ],
-    },
-  })
-  return slug
 }

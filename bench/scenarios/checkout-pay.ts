@@ -1,11 +1,9 @@
 // Scenario 1: a buyer's whole purchase — POST /api/checkout/create (PIX) then the sandbox pay
 // control, whose signed callback runs the paid-order transaction — by N concurrent buyers.
 import { randomBytes } from 'node:crypto'
-import { loadConfig } from '../../src/config.ts'
-import { startService } from '../../src/service.ts'
-import { openBenchDatabase } from '../lib/databases.ts'
 import { request } from '../lib/http.ts'
 import { Latency } from '../lib/latency.ts'
+import { benchCreator, startBenchService } from '../lib/service.ts'
 
 export interface CheckoutPayResult {
   engine: 'pglite' | 'postgres'
@@ -18,43 +16,12 @@ export interface CheckoutPayResult {
   errors: number
 }
 
-async function setupCreator(url: string): Promise<string> {
-  const email = `bench-${randomBytes(4).toString('hex')}@example.com`
-  const signup = await request(url, 'POST', '/api/auth/signup', {
-    body: { name: 'Bench', email, password: 'bench-password-1' },
-  })
-  const cookie = String(signup.headers['set-cookie']?.map((c) => c.split(';')[0]).join('; '))
-  const key = await request(url, 'POST', `/api/accounts/${signup.body.account.id}/api-keys`, {
-    headers: { cookie, 'x-csrf-token': signup.body.csrf_token },
-    body: { name: 'bench', scopes: ['write:products'] },
-  })
-  const product = await request(url, 'POST', '/api/v1/products', {
-    headers: { authorization: `Bearer ${key.body.key}` },
-    body: {
-      name: 'Bench',
-      slug: `bench-${randomBytes(4).toString('hex')}`,
-      billing: 'one_time',
-      plans: [{ name: 'x', price: 97.9 }],
-    },
-  })
-  return product.body.data.id
-}
-
 export async function checkoutPay(opts: {
   engine: 'pglite' | 'postgres'
   seconds: number
   buyers: number
 }): Promise<CheckoutPayResult> {
-  const db = await openBenchDatabase(opts.engine)
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'silent',
-    APP_SECRET: randomBytes(32).toString('hex'),
-    WORKER_POLL_MS: '50',
-  })
-  const service = await startService(config, { database: db.database, logger: false })
+  const { service, stop } = await startBenchService(opts.engine)
   const url = service.url
   const result: CheckoutPayResult = {
     engine: opts.engine,
@@ -67,7 +34,7 @@ export async function checkoutPay(opts: {
     errors: 0,
   }
   try {
-    const productId = await setupCreator(url)
+    const { productId } = await benchCreator(url, ['write:products'], 9790)
     let n = 0
     const buyOnce = async (record: boolean) => {
       const started = performance.now()
@@ -108,7 +75,6 @@ export async function checkoutPay(opts: {
     result.perSecond = result.purchases / ((performance.now() - started) / 1000)
     return result
   } finally {
-    await service.close()
-    await db.drop()
+    await stop()
   }
 }

@@ -14,7 +14,16 @@ export const membersPages: RouteModule = (app, deps) => {
 
   app.get(
     '/members/login',
-    { schema: { hide: true, querystring: z.object({ token: z.string().min(10).max(200) }) } },
+    {
+      schema: {
+        hide: true,
+        querystring: z.object({
+          token: z.string().min(10).max(200),
+          // Where to land after log-in: only our own pages (never an open redirect).
+          next: z.enum(['/members', '/members/senha']).default('/members'),
+        }),
+      },
+    },
     async (request, reply) => {
       const session = await withTx(deps.db, async (tx) => {
         const userId = await consumeLoginLink(tx, deps, request.query.token)
@@ -26,7 +35,7 @@ export const membersPages: RouteModule = (app, deps) => {
         return reply.code(410).type('text/html').send(page('Link expirado', body))
       }
       setSessionCookies(reply, session, cookies)
-      return reply.redirect('/members', 303)
+      return reply.redirect(request.query.next, 303)
     },
   )
 

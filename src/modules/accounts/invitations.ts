@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import { queueEmail } from '../email/service.ts'
 import { partnerInvitationEmail } from '../email/templates.ts'
+import { PASSWORD_PAGE } from './password.ts'
 import { createLoginLink, ensureBuyer } from './service.ts'
 
 export async function inviteUser(
@@ -24,7 +25,10 @@ export async function inviteUser(
     await queueEmail(tx, ctx, {
       to: input.email,
       dedupeKey: `invitation:${user.id}`,
-      ...partnerInvitationEmail({ ...input, loginUrl: await createLoginLink(tx, ctx, user.id) }),
+      ...partnerInvitationEmail({
+        ...input,
+        loginUrl: `${await createLoginLink(tx, ctx, user.id)}&next=${encodeURIComponent(PASSWORD_PAGE)}`,
+      }),
     })
   }
   return user

@@ -94,7 +94,6 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
       updated_at: now,
       ...commissionFields(shares),
     })
-    await recordShares(tx, deps, created, shares)
     // A declined card never takes a redemption; any other order holds one until it expires.
     if (priced && charge.status !== 'failed') await redeemCoupon(tx, priced.coupon.id)
     if (input.session_id) {
@@ -117,6 +116,8 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
         buyer_email: input.email,
       },
     })
+    // Late in the transaction: an affiliate's balance row is locked from here to the commit.
+    await recordShares(tx, deps, created, shares)
     if (charge.status === 'paid') await confirmPayment(tx, deps, orderId)
     if (charge.status === 'failed') {
       await markFailed(tx, orderId, now)

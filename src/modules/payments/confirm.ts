@@ -19,7 +19,6 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
   const paidAt = ctx.clock.now()
   const order = await markPaid(tx, orderId, paidAt)
   if (!order) return false
-  await postSale(tx, ctx, order)
   await emitEvent(tx, ctx, {
     accountId: order.account_id,
     type: 'order.paid',
@@ -58,5 +57,8 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
       membersUrl: `${ctx.config.baseUrl}/members`,
     }),
   })
+  // Last: it locks the account's balance row, held until commit, so concurrent sales of one
+  // account queue on it for as short a time as possible.
+  await postSale(tx, ctx, order)
   return true
 }

@@ -1,0 +1,60 @@
+// The real service in-process over a fresh bench database, and a creator made through its API.
+import { randomBytes } from 'node:crypto'
+import { loadConfig } from '../../src/config.ts'
+import { startService } from '../../src/service.ts'
+import { openBenchDatabase } from './databases.ts'
+import { request } from './http.ts'
+
+export async function startBenchService(
+  engine: 'pglite' | 'postgres',
+  env: Record<string, string> = {},
+) {
+  const db = await openBenchDatabase(engine)
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    APP_SECRET: randomBytes(32).toString('hex'),
+    WORKER_POLL_MS: '50',
+    ...env,
+  })
+  const service = await startService(config, { database: db.database, logger: false })
+  return {
+    service,
+    async stop() {
+      await service.close()
+      await db.drop()
+    },
+  }
+}
+
+/** Sign-up, an API key with `scopes`, and a one-plan product of `priceCents`. */
+export async function benchCreator(url: string, scopes: string[], priceCents: number) {
+  const email = `bench-${randomBytes(4).toString('hex')}@example.com`
+  const signup = await request(url, 'POST', '/api/auth/signup', {
+    body: { name: 'Bench', email, password: 'bench-password-1' },
+  })
+  const cookie = String(signup.headers['set-cookie']?.map((c) => c.split(';')[0]).join('; '))
+  const accountId = signup.body.account.id as string
+  const key = await request(url, 'POST', `/api/accounts/${accountId}/api-keys`, {
+    headers: { cookie, 'x-csrf-token': signup.body.csrf_token },
+    body: { name: 'bench', scopes },
+  })
+  const product = await request(url, 'POST', '/api/v1/products', {
+    headers: { authorization: `Bearer ${key.body.key}` },
+    body: {
+      name: 'Bench',
+      slug: `bench-${randomBytes(4).toString('hex')}`,
+      billing: 'one_time',
+      plans: [{ name: 'x', price: priceCents / 100 }],
+    },
+  })
+  return {
+    accountId,
+    userId: signup.body.user.id as string,
+    key: key.body.key as string,
+    productId: product.body.data.id as string,
+    planId: product.body.data.plans[0].id as string,
+  }
+}

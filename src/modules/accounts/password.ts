@@ -1,0 +1,53 @@
+// Setting a password: an invited user (affiliate, co-producer) or a buyer arrives by a one-time
+// link without one and sets it here; a user who has one must confirm it to change it.
+import { z } from 'zod'
+import { hashPassword, verifyPassword } from '../../kit/crypto.ts'
+import { type Tx, withTx } from '../../kit/db.ts'
+import { Forbidden, NotFound } from '../../kit/errors.ts'
+import { requireSession } from '../../kit/http/auth.ts'
+import type { RouteModule } from '../../routes.ts'
+import { accountsRepo as repo } from './repo.ts'
+
+export const WRONG_PASSWORD = 'Senha atual incorreta'
+/** The members-area page where the password is set (invitation links land there). */
+export const PASSWORD_PAGE = '/members/senha'
+
+const PasswordBody = z.object({
+  password: z.string().min(8, 'A senha precisa ter pelo menos 8 caracteres').max(200),
+  current_password: z.string().max(200).optional(),
+})
+
+export async function setPassword(
+  tx: Tx,
+  userId: string,
+  input: { password: string; current_password?: string | undefined },
+) {
+  const user = await repo.findUserById(tx, userId)
+  if (!user) throw new NotFound('User not found')
+  if (user.password_hash) {
+    const ok = await verifyPassword(input.current_password ?? '', user.password_hash)
+    if (!ok) throw new Forbidden(WRONG_PASSWORD)
+  }
+  await repo.updateUser(tx, userId, { password_hash: await hashPassword(input.password) })
+}
+
+export const passwordRoutes: RouteModule = (app, deps) => {
+  app.post(
+    '/api/auth/password',
+    {
+      schema: {
+        tags: ['accounts'],
+        security: [{ session: [] }],
+        description:
+          "Sets the logged-in user's password (session only). A user who already has one sends it as current_password.",
+        body: PasswordBody,
+        response: { 200: z.object({ password_set: z.boolean() }) },
+      },
+    },
+    async (request) => {
+      const session = await requireSession(request)
+      await withTx(deps.db, (tx) => setPassword(tx, session.userId, request.body))
+      return { password_set: true }
+    },
+  )
+}

@@ -1,0 +1,60 @@
+// /members/senha: where an invited user (or a buyer) sets a password after arriving by link.
+
+import { Unauthorized } from '../kit/errors.ts'
+import { requireUser, SESSION_COOKIE } from '../kit/http/auth.ts'
+import { PASSWORD_PAGE } from '../modules/accounts/password.ts'
+import type { RouteModule } from '../routes.ts'
+import { html, page, raw } from './html.ts'
+
+const CLIENT = `
+const form = document.getElementById('senha')
+const erro = document.getElementById('erro')
+form.addEventListener('submit', async (event) => {
+  event.preventDefault()
+  erro.textContent = ''
+  const nova = document.getElementById('nova').value
+  if (nova !== document.getElementById('repita').value) {
+    erro.textContent = 'As senhas não são iguais.'
+    return
+  }
+  const csrf = (document.cookie.match(/(?:^|; )csrf_token=([^;]+)/) || [])[1] || ''
+  const res = await fetch('/api/auth/password', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': decodeURIComponent(csrf) },
+    body: JSON.stringify({ password: nova }),
+  })
+  if (res.ok) {
+    form.hidden = true
+    document.getElementById('feito').hidden = false
+  } else {
+    const body = await res.json().catch(() => ({}))
+    erro.textContent = (body.details && body.details[0] && body.details[0].message) || body.error || 'Não foi possível salvar.'
+  }
+})`
+
+export const passwordPages: RouteModule = (app) => {
+  app.get(PASSWORD_PAGE, { schema: { hide: true } }, async (request, reply) => {
+    try {
+      if (!request.cookies[SESSION_COOKIE]) throw new Unauthorized()
+      await requireUser(request)
+    } catch (error) {
+      if (!(error instanceof Unauthorized)) throw error
+      const body = html`<div class="card"><h1>Link expirado</h1>
+        <p>Entre pelo link mais recente que enviamos ao seu e-mail.</p></div>`
+      return reply.code(401).type('text/html').send(page('Defina sua senha', body))
+    }
+    const body = html`<div class="card"><h1>Defina sua senha</h1>
+<form id="senha">
+  <p><label for="nova">Nova senha (pelo menos 8 caracteres)</label><br>
+  <input id="nova" type="password" autocomplete="new-password" minlength="8" required></p>
+  <p><label for="repita">Repita a senha</label><br>
+  <input id="repita" type="password" autocomplete="new-password" minlength="8" required></p>
+  <p id="erro" role="alert" style="color:#b00020"></p>
+  <button class="btn" type="submit">Salvar senha</button>
+</form>
+<p id="feito" hidden>Senha definida. Agora você também entra com seu e-mail e esta senha.
+<a href="/members">Ir para a área de membros</a></p></div>
+<script>${raw(CLIENT)}</script>`
+    return reply.type('text/html').send(page('Defina sua senha', body))
+  })
+}
