@@ -35,7 +35,15 @@ const settled = (id: string) =>
   })
 const balance = () => svc.api('GET', '/api/balance', { key }).then((r) => r.body)
 const eventsOf = async (type: string, orderId: string) =>
-  (await svc.deps.db.selectFrom('events').select('data').where('type', '=', type).execute())
+  (
+    await svc.deps.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', type)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()
+  )
     .map((e) => e.data as Record<string, unknown>)
     .filter((d) => d.order_id === orderId)
 
