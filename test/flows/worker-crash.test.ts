@@ -1,0 +1,166 @@
+// Webhook workers scale out and survive crashes. On PostgreSQL the workers are real processes
+// (`ROLE=worker`), killed with SIGKILL in the middle of a burst and replaced. On PGlite one
+// process owns the database: the workers are services sharing it in this process, and the crash
+// is a worker that leased a batch and never came back — the same lease expiry brings it back.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { withTx } from '../../src/kit/db.ts'
+import { webhooksRepo } from '../../src/modules/webhooks/repo.ts'
+import { emitEvent } from '../../src/modules/webhooks/service.ts'
+import { type Creator, signupCreator } from '../setup/actors.ts'
+import { type Answer, startReceiver } from '../setup/receiver.ts'
+import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
+
+const APP_SECRET = randomBytes(32).toString('hex')
+/** Leases last the time-out plus 5 s: a short time-out keeps the crash test short. */
+const WORKER_ENV = { WEBHOOK_TIMEOUT_MS: '2s', WEBHOOK_RETRY_BASE_MS: '50', WORKER_POLL_MS: '20' }
+
+let svc: TestService
+let creator: Creator
+const children: ChildProcess[] = []
+const inProcess: TestService[] = []
+const receivers: Awaited<ReturnType<typeof startReceiver>>[] = []
+
+beforeAll(async () => {
+  // This service only serves the API: the workers under test are started by each test.
+  svc = await startTestService({ APP_SECRET, ...WORKER_ENV, ROLE: 'api' })
+})
+// A fresh account per test, so one test's endpoint never receives the next test's burst.
+beforeEach(async () => {
+  creator = await signupCreator(svc.api)
+})
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL')
+  await Promise.all(inProcess.splice(0).map((w) => w.stop()))
+  await Promise.all(receivers.splice(0).map((r) => r.close()))
+})
+afterAll(() => svc?.stop())
+
+async function subscribedReceiver(answer: () => Answer) {
+  const r = await startReceiver(answer)
+  receivers.push(r)
+  const key = await creator.key(['write:webhooks'])
+  const res = await svc.api('POST', '/api/v1/webhooks', {
+    key,
+    body: { url: r.url, events: ['order.paid'] },
+  })
+  expect(res.status).toBe(201)
+  return { ...r, endpointId: res.body.data.id as string }
+}
+
+async function burst(count: number): Promise<string[]> {
+  return withTx(svc.deps.db, async (tx) => {
+    const ids: string[] = []
+    for (let i = 0; i < count; i++) {
+      ids.push(
+        await emitEvent(tx, svc.deps, {
+          accountId: creator.accountId,
+          type: 'order.paid',
+          data: { order_id: `burst-${i}` },
+        }),
+      )
+    }
+    return ids
+  })
+}
+
+const deliveriesOf = (endpointId: string) =>
+  svc.deps.db
+    .selectFrom('webhook_deliveries')
+    .select(['status', 'attempts'])
+    .where('endpoint_id', '=', endpointId)
+    .execute()
+
+interface Worker {
+  /** Dies at once, without finishing or releasing anything. */
+  kill(): Promise<void>
+}
+
+/** A worker on the test database: a child process on PostgreSQL, a service here on PGlite. */
+async function startWorker(): Promise<Worker> {
+  if (engine === 'pglite') {
+    const worker = await startTestService({ APP_SECRET, ...WORKER_ENV }, svc.testDb)
+    inProcess.push(worker)
+    return { kill: () => Promise.reject(new Error('an in-process worker cannot be killed')) }
+  }
+  // Vitest puts BASE_URL=/ in the environment; the worker must not inherit it.
+  const { BASE_URL: _vite, ...inherited } = process.env
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: {
+      ...inherited,
+      ...WORKER_ENV,
+      ROLE: 'worker',
+      DATABASE_URL: svc.testDb.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SEED_DEMO: '0',
+      LOG_LEVEL: 'silent',
+      APP_SECRET,
+      ALLOW_HTTP_WEBHOOKS: '1',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  children.push(child)
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Vitrine is running (worker)')) resolve()
+    })
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)))
+  })
+  return {
+    async kill() {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGKILL')
+      await exited
+    },
+  }
+}
+
+describe(`webhook workers scale out and survive crashes (${engine})`, () => {
+  it('two workers share 500 deliveries and never send one twice', { timeout: 60_000 }, async () => {
+    const r = await subscribedReceiver(() => ({ status: 200, delayMs: 5 }))
+    await Promise.all([startWorker(), startWorker()])
+    const ids = await burst(500)
+    await eventually(async () => r.received.length >= 500, 30_000)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(r.received.map((x) => x.body.id).sort()).toEqual([...ids].sort())
+    const rows = await deliveriesOf(r.endpointId)
+    expect(rows.every((d) => d.status === 'delivered' && d.attempts === 1)).toBe(true)
+  })
+
+  it('a worker that dies mid-burst: after its leases expire, all 1,000 events are delivered', {
+    timeout: 60_000,
+  }, async () => {
+    const r = await subscribedReceiver(() => ({ status: 200, delayMs: 10 }))
+    const ids = await burst(1000)
+    if (engine === 'postgres') {
+      const doomed = await startWorker()
+      await eventually(async () => r.received.length >= 150, 30_000)
+      await doomed.kill()
+      expect(r.received.length).toBeLessThan(1000)
+    } else {
+      // The dead worker: it leased a batch and never answered for it.
+      const leased = await webhooksRepo.claimDue(svc.deps.db, {
+        now: svc.deps.clock.now(),
+        limit: 100,
+        perEndpoint: 4,
+        leaseMs: 7_000,
+      })
+      expect(leased).toHaveLength(4)
+    }
+    await startWorker()
+    if (engine === 'pglite') {
+      // Its leases still hold the endpoint's concurrency cap until they expire.
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      expect(r.received).toHaveLength(0)
+      await svc.api('POST', '/sandbox/clock/advance', { body: { seconds: 8 } })
+    }
+    await eventually(
+      async () => (await deliveriesOf(r.endpointId)).every((d) => d.status === 'delivered'),
+      40_000,
+    )
+    const received = new Set(r.received.map((x) => x.body.id))
+    expect(received).toEqual(new Set(ids))
+  })
+})
