@@ -281,7 +281,6 @@ export interface DB {
     user_id: string
     paid_cents: Generated<number>
     rejected_cents: Generated<number>
-    pending_count: Generated<number>
     withdrawn_cents: Generated<number>
     available_cents: Generated<number>
   }

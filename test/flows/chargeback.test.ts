@@ -7,7 +7,7 @@ import { withTx } from '../../src/kit/db.ts'
 import { type Holder, holdWithdrawal, lockAvailable } from '../../src/modules/ledger/service.ts'
 import { processRefund } from '../../src/modules/refunds/jobs.ts'
 import { type Creator, signupCreator } from '../setup/actors.ts'
-import { ledgerTotals, paidSale } from '../setup/ledger.ts'
+import { expectBooksExact, ledgerTotals, paidSale } from '../setup/ledger.ts'
 import { checkout, createProduct, pay } from '../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../setup/service.ts'
 
@@ -186,5 +186,36 @@ describe(`chargebacks (${engine})`, () => {
     const order = await svc.api('GET', `/api/v1/orders/${orderId}`, { key: s.key })
     expect(order.body.data.status).toBe('chargeback')
     expect(await ledgerTotals(svc.deps.db)).toEqual({ total: 0, worstPosting: 0 })
+  })
+
+  it('a chargeback racing the completion of a refund: one of them wins, the books stay exact', async () => {
+    const s = await seller()
+    for (let round = 0; round < 5; round++) {
+      const { orderId, chargeId } = await paidSale(svc, s.creator, { key: s.key, price: 50 })
+      const requested = await svc.api('POST', `/api/v1/orders/${orderId}/refund`, {
+        key: s.key,
+        body: { reason: 'Corrida' },
+      })
+      const [, callback] = await Promise.all([
+        processRefund(svc.deps, requested.body.data.id),
+        chargeback(chargeId),
+      ])
+      expect(callback.body.callback_status).toBe(200)
+      const order = await svc.api('GET', `/api/v1/orders/${orderId}`, { key: s.key })
+      const refund = await svc.api('GET', `/api/v1/refunds/${requested.body.data.id}`, {
+        key: s.key,
+      })
+      expect([order.body.data.status, refund.body.data.status]).toSatisfy(
+        ([o, r]: string[]) =>
+          (o === 'refunded' && r === 'completed') || (o === 'chargeback' && r === 'failed'),
+      )
+    }
+    const b = await balanceOf(s)
+    expect(b).toMatchObject({ paid_total: 250, refunded_total: 250, available: 0 })
+    await expectBooksExact(svc.deps.db, {
+      accounts: [s.creator.accountId],
+      affiliates: [],
+      coproducers: [],
+    })
   })
 })

@@ -116,7 +116,6 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
         buyer_email: input.email,
       },
     })
-    // Late in the transaction: an affiliate's balance row is locked from here to the commit.
     await recordShares(tx, deps, created, shares)
     if (charge.status === 'paid') await confirmPayment(tx, deps, orderId)
     if (charge.status === 'failed') {

@@ -40,7 +40,7 @@ function bump<T extends object>(map: Map<string, T>, key: string, zero: T, delta
 }
 
 const NO_CREATOR: CreatorCounters = { paid: 0, refunded: 0, withdrawn: 0 }
-const NO_AFFILIATE: AffiliateCounters = { paid: 0, rejected: 0, pending: 0, withdrawn: 0 }
+const NO_AFFILIATE: AffiliateCounters = { paid: 0, rejected: 0, withdrawn: 0 }
 const NO_COPRODUCER: CoproducerCounters = { earned: 0, refunded: 0, withdrawn: 0 }
 
 export class MoneyChange {

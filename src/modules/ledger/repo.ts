@@ -23,7 +23,6 @@ const COUNTERS = {
   affiliate_balances: {
     paid: 'paid_cents',
     rejected: 'rejected_cents',
-    pending: 'pending_count',
     withdrawn: 'withdrawn_cents',
   },
   coproducer_balances: {

@@ -85,7 +85,7 @@ export async function postSale(tx: Tx, ctx: Ctx, order: Order): Promise<void> {
   change.creator(order.account_id, { paid: order.amount_cents })
   for (const share of shares) {
     if (share.kind === 'commission') {
-      change.affiliate(share.user_id, { paid: share.amount_cents, pending: -1 })
+      change.affiliate(share.user_id, { paid: share.amount_cents })
     } else {
       change.coproducer(share.user_id, { earned: share.amount_cents })
     }

@@ -56,7 +56,7 @@ export const commissionFields = (plan: SharePlan) => ({
   affiliate_commission_cents: plan.commission?.cents ?? null,
 })
 
-/** Records the order's shares as pending; an affiliate's pending_count counts the order. */
+/** Records the order's shares as pending (an affiliate's pending_count counts these rows). */
 export async function recordShares(tx: Tx, ctx: Ctx, order: Order, plan: SharePlan) {
   const now = ctx.clock.now()
   const base = {
@@ -68,7 +68,6 @@ export async function recordShares(tx: Tx, ctx: Ctx, order: Order, plan: SharePl
     updated_at: now,
   }
   const { commission } = plan
-  if (commission) await countPending(tx, commission.userId, 1)
   await repo.insertShares(tx, [
     ...(commission
       ? [
@@ -95,17 +94,8 @@ export async function recordShares(tx: Tx, ctx: Ctx, order: Order, plan: SharePl
   ])
 }
 
-/** pending_count is a counter, not money: no posting, but the same row lock. */
-async function countPending(tx: Tx, userId: string, delta: number) {
-  await repo.lockBalances(tx, 'affiliate_balances', [userId])
-  await repo.addCounters(tx, 'affiliate_balances', userId, { pending: delta })
-}
-
 /** The order will never be paid (expired, declined): its shares are canceled, counted nowhere. */
 export async function cancelShares(tx: Tx, ctx: Ctx, order: Pick<Order, 'id'>) {
-  const pending = await repo.sharesOfOrder(tx, order.id, 'pending')
-  const commission = pending.find((s) => s.kind === 'commission')
-  if (commission) await countPending(tx, commission.user_id, -1)
   await repo.moveShares(tx, order.id, 'pending', {
     status: 'canceled',
     updated_at: ctx.clock.now(),

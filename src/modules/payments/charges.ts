@@ -5,6 +5,13 @@ import { paymentsRepo as repo } from './repo.ts'
 
 export const chargeOfOrder = (db: Executor, orderId: string) => repo.latestChargeOf(db, orderId)
 
+/**
+ * Locks the order's charge. Gateway callbacks lock the charge before the order; a flow that
+ * changes both (a refund completing) does the same, so the two never wait on each other.
+ */
+export const lockChargeOfOrder = (tx: Tx, orderId: string) =>
+  repo.latestChargeForUpdate(tx, orderId)
+
 export async function setChargeStatusOfOrder(
   tx: Tx,
   orderId: string,

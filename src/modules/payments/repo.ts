@@ -22,6 +22,17 @@ export const paymentsRepo = {
     return db.updateTable('charges').set({ status }).where('id', '=', id).execute()
   },
 
+  latestChargeForUpdate(db: Executor, orderId: string) {
+    return db
+      .selectFrom('charges')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .forUpdate()
+      .executeTakeFirst()
+  },
+
   latestChargeOf(db: Executor, orderId: string) {
     return db
       .selectFrom('charges')

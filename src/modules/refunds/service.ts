@@ -14,7 +14,7 @@ import { queueEmail } from '../email/service.ts'
 import { refundCompletedEmail } from '../email/templates.ts'
 import { payRefund, releaseRefund, reserveRefund } from '../ledger/sales.ts'
 import { lockOrder, markRefunded } from '../orders/service.ts'
-import { setChargeStatusOfOrder } from '../payments/charges.ts'
+import { lockChargeOfOrder, setChargeStatusOfOrder } from '../payments/charges.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { type RefundRow, refundsRepo as repo } from './repo.ts'
 import type { RefundListQuery, RefundOut } from './schema.ts'
@@ -95,6 +95,7 @@ export async function completeRefund(
 ): Promise<boolean> {
   const pending = await repo.findById(tx, refundId)
   if (pending?.status !== 'pending') return false
+  await lockChargeOfOrder(tx, pending.order_id)
   const order = (await lockOrder(tx, pending.order_id))!
   const now = ctx.clock.now()
   const refund = await repo.transition(tx, refundId, 'pending', {
