@@ -1,12 +1,25 @@
 // Zod pieces shared by every module's request and response schemas.
 import { z } from 'zod'
-import { isBrlAmount } from '../money.ts'
+import { isBrlAmount, percentToBasisPoints } from '../money.ts'
 
 /** BRL as a JSON number with at most two decimals (SPEC §1); converted to centavos in services. */
 export const Brl = z
   .number()
   .refine(isBrlAmount, { message: 'Valor inválido: use reais com no máximo duas casas decimais' })
   .describe('BRL, at most two decimals')
+
+function isPercent(value: number): boolean {
+  try {
+    return percentToBasisPoints(value) > 0
+  } catch {
+    return false
+  }
+}
+
+/** A percentage: more than 0, at most 100, at most two decimals (stored as basis points). */
+export const Percent = z.number().refine(isPercent, {
+  message: 'Percentual inválido: use de 0,01 a 100, com até duas casas decimais',
+})
 
 export const IdParams = z.object({ id: z.uuid() })
 

@@ -1,18 +1,5 @@
 import { z } from 'zod'
-import { percentToBasisPoints } from '../../kit/money.ts'
-
-function isPercent(value: number): boolean {
-  try {
-    return percentToBasisPoints(value) > 0
-  } catch {
-    return false
-  }
-}
-
-/** A share in percent: more than 0, at most 100, at most two decimals. */
-export const Percent = z.number().refine(isPercent, {
-  message: 'Percentual inválido: use de 0,01 a 100, com até duas casas decimais',
-})
+import { Percent } from '../../kit/http/schemas.ts'
 
 const Email = z.string().trim().toLowerCase().pipe(z.email().max(254))
 

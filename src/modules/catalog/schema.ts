@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { Brl } from '../../kit/http/schemas.ts'
+import { Brl, Percent } from '../../kit/http/schemas.ts'
 
 const url = z.url({ protocol: /^https?$/ }).max(2000)
 
@@ -68,7 +68,7 @@ export const CreateCouponBody = z.object({
     .string()
     .trim()
     .regex(/^[A-Za-z0-9_-]{2,40}$/, 'código: 2 a 40 letras, números, _ ou -'),
-  percent_off: z.number().gt(0).max(100).optional(),
+  percent_off: Percent.optional(),
   amount_off: Brl.optional(),
   expires_at: z.iso.datetime({ offset: true }).optional(),
   max_redemptions: z.number().int().min(1).optional(),

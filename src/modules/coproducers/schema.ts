@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { Email, Percent } from '../affiliates/schema.ts'
+import { Percent } from '../../kit/http/schemas.ts'
+import { Email } from '../affiliates/schema.ts'
 
 export const EnrollCoproducerBody = z.object({ email: Email, split_percent: Percent })
 export type EnrollCoproducerInput = z.infer<typeof EnrollCoproducerBody>

@@ -98,8 +98,8 @@ export const ordersRepo = {
       .execute()
   },
 
-  /** Pending orders past their expiry, locked; other workers skip them. */
-  async lockDueForExpiry(db: Executor, now: Date, limit: number) {
+  /** Pending orders past their expiry (not locked: the expiry locks their charges first). */
+  async dueForExpiry(db: Executor, now: Date, limit: number) {
     const rows = await db
       .selectFrom('orders')
       .select('id')
@@ -107,8 +107,6 @@ export const ordersRepo = {
       .where('expires_at', '<=', now)
       .orderBy('expires_at')
       .limit(limit)
-      .forUpdate()
-      .skipLocked()
       .execute()
     return rows.map((r) => r.id)
   },

@@ -77,8 +77,8 @@ export async function linkSubscription(tx: Tx, orderId: string, subscriptionId: 
   await repo.setSubscription(tx, orderId, subscriptionId)
 }
 
-export const lockDueForExpiry = (tx: Tx, now: Date, limit: number) =>
-  repo.lockDueForExpiry(tx, now, limit)
+export const dueForExpiry = (db: Executor, now: Date, limit: number) =>
+  repo.dueForExpiry(db, now, limit)
 
 /** Locks an order (refunds, chargebacks): callers lock the order before any balance row. */
 export async function lockOrder(tx: Tx, id: string, accountId?: string): Promise<OrderRow | null> {

@@ -18,6 +18,30 @@ export const paymentsRepo = {
       .executeTakeFirst()
   },
 
+  /**
+   * Locks the charges of these orders (other workers skip them) and returns the orders that
+   * may move now: those whose charges this caller locked, and those with no charge at all.
+   */
+  async lockOrdersByCharge(db: Executor, orderIds: string[]): Promise<string[]> {
+    if (!orderIds.length) return []
+    const locked = await db
+      .selectFrom('charges')
+      .select('order_id')
+      .where('order_id', 'in', orderIds)
+      .orderBy('id')
+      .forUpdate()
+      .skipLocked()
+      .execute()
+    const charged = await db
+      .selectFrom('charges')
+      .select('order_id')
+      .where('order_id', 'in', orderIds)
+      .execute()
+    const mine = new Set(locked.map((r) => r.order_id))
+    const withCharge = new Set(charged.map((r) => r.order_id))
+    return orderIds.filter((id) => mine.has(id) || !withCharge.has(id))
+  },
+
   setChargeStatus(db: Executor, id: string, status: DB['charges']['status']) {
     return db.updateTable('charges').set({ status }).where('id', '=', id).execute()
   },

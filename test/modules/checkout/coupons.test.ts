@@ -74,9 +74,14 @@ describe(`coupons (${engine})`, () => {
     expect((await checkout(svc.api, productId, { coupon_code: 'VOLTA' })).status).toBe(201)
   })
 
-  it('refuses a duplicate code and a coupon with both or neither discount', async () => {
+  it('refuses a duplicate code, a coupon with both or neither discount, a percent with three decimals', async () => {
     expect((await coupon({ code: 'DEZ', amount_off: 5 })).status).toBe(409)
     expect((await coupon({ code: 'AMBOS', amount_off: 5, percent_off: 5 })).status).toBe(400)
     expect((await coupon({ code: 'NENHUM' })).status).toBe(400)
+    const tooPrecise = await coupon({ code: 'MILESIMO', percent_off: 10.005 })
+    expect(tooPrecise.status).toBe(400)
+    expect(tooPrecise.body.details[0].message).toBe(
+      'Percentual inválido: use de 0,01 a 100, com até duas casas decimais',
+    )
   })
 })
