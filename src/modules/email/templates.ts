@@ -247,13 +247,15 @@ ${deadline}
 export function subscriptionCanceledEmail(input: {
   buyerName: string
   productName: string
-  reason: 'canceled' | 'unpaid'
+  reason: 'canceled' | 'unpaid' | 'refunded' | 'chargeback'
 }): Rendered {
   const subject = `Assinatura cancelada: ${input.productName}`
-  const why =
-    input.reason === 'unpaid'
-      ? 'Como o pagamento da renovação não foi confirmado, sua assinatura foi cancelada.'
-      : 'Sua assinatura foi cancelada.'
+  const why = {
+    unpaid: 'Como o pagamento da renovação não foi confirmado, sua assinatura foi cancelada.',
+    refunded: 'Com o reembolso do pagamento, sua assinatura foi cancelada.',
+    canceled: 'Sua assinatura foi cancelada.',
+    chargeback: 'Sua assinatura foi cancelada.',
+  }[input.reason]
   const text = `Olá, ${input.buyerName}!
 
 ${why} O acesso a "${input.productName}" foi encerrado e nenhuma nova cobrança será feita.

@@ -8,6 +8,7 @@ import { revokeOrderAccess } from '../access/service.ts'
 import { postChargeback } from '../ledger/sales.ts'
 import { markChargeback } from '../orders/service.ts'
 import { failForChargeback } from '../refunds/service.ts'
+import { endSubscriptionOfOrder } from '../subscriptions/service.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { setChargeStatusOfOrder } from './charges.ts'
 
@@ -18,6 +19,7 @@ export async function chargebackOrder(
 ): Promise<boolean> {
   const order = await markChargeback(tx, orderId, ctx.clock.now())
   if (!order) return false
+  await endSubscriptionOfOrder(tx, ctx, order, 'chargeback')
   await setChargeStatusOfOrder(tx, order.id, 'chargeback')
   const reservedRefundId = await failForChargeback(tx, ctx, order.id)
   await postChargeback(tx, ctx, { order, reservedRefundId })

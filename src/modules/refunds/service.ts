@@ -15,6 +15,7 @@ import { refundCompletedEmail } from '../email/templates.ts'
 import { payRefund, releaseRefund, reserveRefund } from '../ledger/sales.ts'
 import { lockOrder, markRefunded } from '../orders/service.ts'
 import { lockChargeOfOrder, setChargeStatusOfOrder } from '../payments/charges.ts'
+import { endSubscriptionOfOrder } from '../subscriptions/service.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { type RefundRow, refundsRepo as repo } from './repo.ts'
 import type { RefundListQuery, RefundOut } from './schema.ts'
@@ -107,6 +108,7 @@ export async function completeRefund(
   })
   if (!refund) return false
   await markRefunded(tx, order.id, now)
+  await endSubscriptionOfOrder(tx, ctx, order, 'refunded')
   await setChargeStatusOfOrder(tx, order.id, 'refunded')
   await payRefund(tx, ctx, { order, refundId })
   await revokeOrderAccess(tx, ctx, { orderId: order.id, reason: 'refund' })

@@ -20,7 +20,7 @@ export const SubscriptionOut = z.object({
   cancel_at_period_end: z.boolean(),
   past_due_since: z.string().nullable(),
   canceled_at: z.string().nullable(),
-  cancel_reason: z.enum(['canceled', 'unpaid']).nullable(),
+  cancel_reason: z.enum(['canceled', 'unpaid', 'refunded', 'chargeback']).nullable(),
   first_order_id: z.string(),
   created_at: z.string(),
 })

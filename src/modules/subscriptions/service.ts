@@ -28,8 +28,11 @@ type Order = DB['orders']
 export const SUBSCRIPTION_NOT_FOUND = 'Assinatura não encontrada'
 export const ALREADY_CANCELED = 'Esta assinatura já foi cancelada'
 
-/** Why a subscription ended: the creator (or the buyer through them) or non-payment. */
-export type CancelReason = 'canceled' | 'unpaid'
+/**
+ * Why a subscription ended: the creator (or the buyer through them), non-payment, or one of
+ * its payments refunded or charged back.
+ */
+export type CancelReason = 'canceled' | 'unpaid' | 'refunded' | 'chargeback'
 
 /**
  * When the worker must next act on an active subscription: at the period end when it renews
@@ -137,7 +140,7 @@ async function renew(tx: Tx, ctx: Ctx, order: Order) {
 /** Ends a subscription now: the pending renewal expires, the access goes, the buyer is told. */
 export async function endSubscription(
   tx: Tx,
-  ctx: Ctx,
+  ctx: Pick<Deps, 'clock'>,
   sub: SubscriptionRow,
   reason: CancelReason,
 ): Promise<SubscriptionRow> {
@@ -171,6 +174,21 @@ export async function endSubscription(
     }),
   })
   return ended
+}
+
+/**
+ * A payment of the subscription was refunded or charged back: it ends now, as on Kiwify, so the
+ * buyer is never charged again for what they disputed. Call right after the order's own lock.
+ */
+export async function endSubscriptionOfOrder(
+  tx: Tx,
+  ctx: Pick<Deps, 'clock'>,
+  order: Pick<Order, 'subscription_id'>,
+  reason: 'refunded' | 'chargeback',
+) {
+  if (!order.subscription_id) return
+  const sub = await repo.findForUpdate(tx, order.subscription_id)
+  if (sub && sub.status !== 'canceled') await endSubscription(tx, ctx, sub, reason)
 }
 
 /**

@@ -24,6 +24,7 @@ beforeAll(async () => {
     'read:members',
     'read:subscriptions',
     'write:subscriptions',
+    'refunds:create',
   ])
   // Made now: the creator's session (30 days) ends long before the clock stops moving.
   readOnlyKey = await creator.key(['read:subscriptions'])
@@ -289,5 +290,28 @@ describe(`subscriptions (${engine})`, () => {
     const ids = canceledList.body.data.map((s: Subscription) => s.id)
     expect(ids).toEqual(expect.arrayContaining([later.sub.id, now.sub.id]))
     expect(canceledList.body.data.every((s: Subscription) => s.status === 'canceled')).toBe(true)
+  })
+
+  it('a refunded payment ends the subscription at once: access revoked, nothing charged again', async () => {
+    const { sub, orderId, email } = await subscribe({
+      email: 'reembolso@example.com',
+      payment_method: 'card',
+      card_token: 'tok_approved',
+    })
+    const refund = await svc.api('POST', `/api/v1/orders/${orderId}/refund`, {
+      key,
+      body: { reason: 'Desisti da assinatura' },
+    })
+    expect(refund.status).toBe(201)
+    const ended = await eventually(async () => {
+      const s = await subscription(sub.id)
+      return s.status === 'canceled' ? s : null
+    })
+    expect(ended.cancel_reason).toBe('refunded')
+    expect((await accessOf(email))[0]!.status).toBe('revoked')
+
+    await advanceTo(Date.parse(sub.current_period_end) + 60_000)
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    expect((await ordersOf(sub.id)).map((o) => o.status)).toEqual(['refunded'])
   })
 })
