@@ -16,6 +16,11 @@ export interface Database {
   driver: 'pglite' | 'postgres'
   /** Runs a multi-statement SQL script in one transaction on one connection (migrations). */
   execInTx(script: string): Promise<void>
+  /**
+   * Calls `onNotify` for every `NOTIFY channel` committed by any process; returns the unlisten.
+   * A lost connection only costs the wake-ups: callers keep polling as a fallback.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
 
@@ -67,6 +72,14 @@ export async function openDatabase(opts: {
           client.release()
         }
       },
+      async listen(channel, onNotify) {
+        const client = new pg.Client({ connectionString: opts.databaseUrl })
+        client.on('error', () => {}) // a dropped listener only loses wake-ups
+        client.on('notification', onNotify)
+        await client.connect()
+        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
+        return () => client.end()
+      },
       close: () => db.destroy(),
     }
   }
@@ -86,6 +99,11 @@ export async function openDatabase(opts: {
           await tx.exec(script)
         })
       })
+    },
+    async listen(channel, onNotify) {
+      // Queued behind Kysely's transactions on the single connection, like every query.
+      const unlisten = await db.connection().execute(() => pglite.listen(channel, onNotify))
+      return () => unlisten()
     },
     close: () => db.destroy(),
   }

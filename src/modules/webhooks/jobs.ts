@@ -9,7 +9,7 @@ import { withTx } from '../../kit/db.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
-import { webhooksRepo as repo } from './repo.ts'
+import { DELIVERIES_CHANNEL, webhooksRepo as repo } from './repo.ts'
 import { createWebhookSender, type SendResult, type WebhookSender } from './sender.ts'
 import { disableEndpoint, liveSecrets } from './service.ts'
 import { signWebhook } from './signature.ts'
@@ -70,9 +70,15 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     },
     onError: (error) => deps.log.error({ err: error }, 'webhook delivery pass failed'),
   })
+  // A committed delivery wakes the worker at once; polling stays as the fallback.
+  const unlisten = deps.database.listen(DELIVERIES_CHANNEL, poller.kick).catch((error) => {
+    deps.log.warn({ err: error }, 'webhook wake-ups unavailable; polling only')
+    return null
+  })
   return {
     kick: poller.kick,
     async stop() {
+      await (await unlisten)?.()
       await poller.stop()
       await Promise.all(inFlight)
       sender.close()

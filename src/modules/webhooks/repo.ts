@@ -2,6 +2,9 @@ import { type Insertable, sql, type Updateable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 
+/** The channel a committed delivery is announced on. */
+export const DELIVERIES_CHANNEL = 'vitrine_webhook_deliveries'
+
 export const webhooksRepo = {
   insertEndpoint(db: Executor, row: Insertable<DB['webhook_endpoints']>) {
     return db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow()
@@ -125,13 +128,23 @@ export const webhooksRepo = {
   },
 
   /** Fan-out in one statement: a pending delivery for each active endpoint subscribed to the type. */
-  queueDeliveries(db: Executor, event: { id: string; accountId: string; type: string }, now: Date) {
-    return sql`
+  async queueDeliveries(
+    db: Executor,
+    event: { id: string; accountId: string; type: string },
+    now: Date,
+  ): Promise<number> {
+    const result = await sql`
       INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
       SELECT gen_random_uuid(), ${event.id}, e.id, e.account_id, 'pending', ${now}, ${now}
       FROM webhook_endpoints e
       WHERE e.account_id = ${event.accountId} AND e.is_active AND e.deleted_at IS NULL
         AND ${event.type} = ANY (e.events)`.execute(db)
+    return Number(result.numAffectedRows ?? 0)
+  },
+
+  /** Wakes every delivery worker when the caller's transaction commits (not before). */
+  async notifyWorkers(db: Executor) {
+    await sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(db)
   },
 
   /**

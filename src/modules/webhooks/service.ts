@@ -38,7 +38,12 @@ export async function emitEvent(
     data: JSON.stringify(input.data),
     created_at: now,
   })
-  await repo.queueDeliveries(tx, { id, accountId: input.accountId, type: input.type }, now)
+  const queued = await repo.queueDeliveries(
+    tx,
+    { id, accountId: input.accountId, type: input.type },
+    now,
+  )
+  if (queued > 0) await repo.notifyWorkers(tx)
   return id
 }
 
@@ -188,6 +193,7 @@ export async function sendTestEvent(tx: Tx, ctx: Ctx, accountId: string, id: str
     next_attempt_at: now,
     created_at: now,
   })
+  await repo.notifyWorkers(tx)
   return { event_id: eventId, delivery_id: delivery.id }
 }
 
@@ -199,6 +205,7 @@ export async function retryDelivery(tx: Tx, ctx: Ctx, accountId: string, deliver
     throw new Conflict('Só uma entrega que falhou pode ser reenviada')
   }
   await repo.retryFailed(tx, { deliveryId }, ctx.clock.now())
+  await repo.notifyWorkers(tx)
   return { id: deliveryId, status: 'pending' as const }
 }
 
@@ -212,6 +219,7 @@ export async function retryFailedSince(
 ) {
   await getEndpoint(tx, accountId, endpointId)
   const rows = await repo.retryFailed(tx, { endpointId, since }, ctx.clock.now())
+  if (rows.length) await repo.notifyWorkers(tx)
   return { retried: rows.length }
 }
 

@@ -292,4 +292,26 @@ describe(`webhook endpoints, managed (${engine})`, () => {
       await guarded.stop()
     }
   })
+
+  it('a committed event wakes the worker at once (NOTIFY), without waiting for its poll', async () => {
+    const sleepy = await startTestService({ WORKER_POLL_MS: '1m' })
+    try {
+      const owner = await signupCreator(sleepy.api)
+      const ownerKey = await owner.key(['write:webhooks'])
+      const hooks = webhookHarness(
+        () => sleepy,
+        () => owner,
+        () => ownerKey,
+      )
+      const r = await receiver()
+      await hooks.endpoint(r.url)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const started = performance.now()
+      await hooks.emit('order.paid')
+      await eventually(async () => r.received.length === 1, 5_000)
+      expect(performance.now() - started).toBeLessThan(2_000)
+    } finally {
+      await sleepy.stop()
+    }
+  })
 })
