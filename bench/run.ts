@@ -7,12 +7,20 @@ import { fmt, printTable } from './lib/table.ts'
 import { type BalanceReadResult, balanceRead } from './scenarios/balance-read.ts'
 import { type CheckoutPageResult, checkoutPage } from './scenarios/checkout-page.ts'
 import { type CheckoutPayResult, checkoutPay } from './scenarios/checkout-pay.ts'
+import {
+  type WebhookLatency,
+  type WebhookThroughput,
+  webhookLatency,
+  webhookThroughput,
+} from './scenarios/webhook-delivery.ts'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10)
 const buyers = Number(process.env.BENCH_BUYERS ?? 8)
 const ledgerOrders = Number(process.env.BENCH_LEDGER_ORDERS ?? 1_000_000)
-/** BENCH_ONLY=checkout or balance runs one group (the baselines and the page come with checkout). */
+const webhookDeliveries = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? 20_000)
+/** BENCH_ONLY=checkout|balance|webhooks runs one group (the baselines come with checkout). */
 const only = process.env.BENCH_ONLY
+const wants = (group: 'checkout' | 'balance' | 'webhooks') => !only || only === group
 const engines = (hasServer: boolean) =>
   hasServer ? (['pglite', 'postgres'] as const) : (['pglite'] as const)
 
@@ -20,7 +28,7 @@ const hasServer = await serverReachable()
 if (!hasServer)
   console.log('PostgreSQL server not reachable: PostgreSQL rows and pgbench are skipped.')
 
-const withCheckout = only !== 'balance'
+const withCheckout = wants('checkout')
 if (withCheckout) console.log(`Baselines (${seconds} s each)…`)
 const pgbench = hasServer && withCheckout ? await pgbenchTps(seconds) : Number.NaN
 const fastify = withCheckout ? await bareFastifyRps(Math.min(seconds, 5)) : Number.NaN
@@ -36,9 +44,21 @@ for (const engine of withCheckout ? engines(hasServer) : []) {
   pages.push(await checkoutPage({ engine, seconds: Math.min(seconds, 5) }))
 }
 const reads: BalanceReadResult[] = []
-for (const engine of only === 'checkout' ? [] : engines(hasServer)) {
+for (const engine of wants('balance') ? engines(hasServer) : []) {
   console.log(`balance read on ${engine} (100 vs ${ledgerOrders} orders, ${seconds} s)…`)
   reads.push(await balanceRead({ engine, seconds, orders: ledgerOrders }))
+}
+const deliveries: WebhookThroughput[] = []
+let delivery: WebhookLatency | null = null
+if (wants('webhooks') && hasServer) {
+  for (const workers of [1, 2]) {
+    console.log(
+      `webhook deliveries on postgres (${webhookDeliveries}, ${workers} worker processes)…`,
+    )
+    deliveries.push(await webhookThroughput({ workers, deliveries: webhookDeliveries }))
+  }
+  console.log(`order.paid → receiver latency on postgres (100 events/s, ${seconds} s)…`)
+  delivery = await webhookLatency({ ratePerSecond: 100, seconds })
 }
 closeClient()
 
@@ -122,6 +142,33 @@ if (reads.length) {
   )
 }
 
+if (deliveries.length && delivery) {
+  console.log('\nScenario: webhook delivery on PostgreSQL, worker processes apart from the API')
+  printTable(
+    ['workers', 'deliveries', 'seconds', 'deliveries/s', 'target'],
+    deliveries.map((d) => [
+      d.workers,
+      d.deliveries,
+      fmt(d.seconds, 2),
+      fmt(d.perSecond, 0),
+      d.perSecond >= 2000 ? '≥ 2,000/s: yes' : '≥ 2,000/s: NO',
+    ]),
+  )
+  const p99 = delivery.latency.percentile(99)
+  printTable(
+    ['order.paid commits/s', 'events', 'commit → receiver p50', 'p99', 'target'],
+    [
+      [
+        delivery.ratePerSecond,
+        delivery.events,
+        `${fmt(delivery.latency.percentile(50))} ms`,
+        `${fmt(p99)} ms`,
+        p99 < 250 ? 'p99 < 250 ms: yes' : 'p99 < 250 ms: NO',
+      ],
+    ],
+  )
+}
+
 mkdirSync('bench/results', { recursive: true })
 writeFileSync(
   'bench/results/latest.json',
@@ -140,6 +187,13 @@ writeFileSync(
         errors: r.errors,
       })),
       checkoutPage: pages,
+      webhookDeliveries: deliveries,
+      webhookLatency: delivery && {
+        ratePerSecond: delivery.ratePerSecond,
+        events: delivery.events,
+        p50: delivery.latency.percentile(50),
+        p99: delivery.latency.percentile(99),
+      },
       balanceRead: reads.map((r) => ({
         engine: r.engine,
         orders: { small: r.small.orders, large: r.large.orders },

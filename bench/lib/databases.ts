@@ -56,15 +56,16 @@ export async function createServerDatabase(
 
 export async function openBenchDatabase(
   engine: 'pglite' | 'postgres',
-): Promise<{ database: Database; drop(): Promise<void> }> {
+): Promise<{ database: Database; url: string | undefined; drop(): Promise<void> }> {
   if (engine === 'pglite') {
     const database = await openDatabase({ dataDir: null })
-    return { database, drop: () => database.close() }
+    return { database, url: undefined, drop: () => database.close() }
   }
   const created = await createServerDatabase('vitrine_bench')
   const database = await openDatabase({ databaseUrl: created.url, poolSize: 20 })
   return {
     database,
+    url: created.url,
     async drop() {
       await database.close()
       await created.drop()

@@ -22,6 +22,8 @@ export async function startBenchService(
   const service = await startService(config, { database: db.database, logger: false })
   return {
     service,
+    /** The PostgreSQL database's URL, for worker processes (undefined on PGlite). */
+    databaseUrl: db.url,
     async stop() {
       await service.close()
       await db.drop()

@@ -37,7 +37,8 @@ export interface Poller {
 }
 
 /**
- * Calls `pass` in a loop: again at once while it finds work, otherwise after `intervalMs`.
+ * Calls `pass` in a loop: again at once while it finds work or was kicked meanwhile, otherwise
+ * after `intervalMs`.
  * A failing pass is logged and retried on the next tick; it never kills the process.
  */
 export function startPoller(opts: {
@@ -49,15 +50,18 @@ export function startPoller(opts: {
   let stopped = false
   let timer: NodeJS.Timeout | null = null
   let wake: (() => void) | null = null
+  // A kick that lands while a pass runs must not be lost: it earns one more pass at once.
+  let kicked = false
   const loop = (async () => {
     while (!stopped) {
+      kicked = false
       let found = 0
       try {
         found = await opts.pass()
       } catch (error) {
         opts.onError(error)
       }
-      if (found > 0 || stopped) continue
+      if (found > 0 || kicked || stopped) continue
       await new Promise<void>((resolve) => {
         wake = resolve
         timer = setTimeout(resolve, opts.intervalMs)
@@ -67,6 +71,7 @@ export function startPoller(opts: {
   })()
   return {
     kick() {
+      kicked = true
       if (timer) clearTimeout(timer)
       wake?.()
     },

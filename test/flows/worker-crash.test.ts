@@ -2,7 +2,6 @@
 // (`ROLE=worker`), killed with SIGKILL in the middle of a burst and replaced. On PGlite one
 // process owns the database: the workers are services sharing it in this process, and the crash
 // is a worker that leased a batch and never came back — the same lease expiry brings it back.
-import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { withTx } from '../../src/kit/db.ts'
@@ -11,6 +10,7 @@ import { emitEvent } from '../../src/modules/webhooks/service.ts'
 import { type Creator, signupCreator } from '../setup/actors.ts'
 import { type Answer, startReceiver } from '../setup/receiver.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
+import { startWorkerProcess, type WorkerProcess } from '../setup/worker-process.ts'
 
 const APP_SECRET = randomBytes(32).toString('hex')
 /** Leases last the time-out plus 5 s: a short time-out keeps the crash test short. */
@@ -18,7 +18,7 @@ const WORKER_ENV = { WEBHOOK_TIMEOUT_MS: '2s', WEBHOOK_RETRY_BASE_MS: '50', WORK
 
 let svc: TestService
 let creator: Creator
-const children: ChildProcess[] = []
+const processes: WorkerProcess[] = []
 const inProcess: TestService[] = []
 const receivers: Awaited<ReturnType<typeof startReceiver>>[] = []
 
@@ -31,7 +31,7 @@ beforeEach(async () => {
   creator = await signupCreator(svc.api)
 })
 afterEach(async () => {
-  for (const child of children.splice(0)) child.kill('SIGKILL')
+  await Promise.all(processes.splice(0).map((w) => w.kill()))
   await Promise.all(inProcess.splice(0).map((w) => w.stop()))
   await Promise.all(receivers.splice(0).map((r) => r.close()))
 })
@@ -84,45 +84,22 @@ async function startWorker(): Promise<Worker> {
     inProcess.push(worker)
     return { kill: () => Promise.reject(new Error('an in-process worker cannot be killed')) }
   }
-  // Vitest puts BASE_URL=/ in the environment; the worker must not inherit it.
-  const { BASE_URL: _vite, ...inherited } = process.env
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...inherited,
-      ...WORKER_ENV,
-      ROLE: 'worker',
-      DATABASE_URL: svc.testDb.url,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SEED_DEMO: '0',
-      LOG_LEVEL: 'silent',
-      APP_SECRET,
-      ALLOW_HTTP_WEBHOOKS: '1',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const worker = await startWorkerProcess({
+    ...WORKER_ENV,
+    DATABASE_URL: svc.testDb.url!,
+    APP_SECRET,
+    ALLOW_HTTP_WEBHOOKS: '1',
   })
-  children.push(child)
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Vitrine is running (worker)')) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)))
-  })
-  return {
-    async kill() {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGKILL')
-      await exited
-    },
-  }
+  processes.push(worker)
+  return worker
 }
 
 describe(`webhook workers scale out and survive crashes (${engine})`, () => {
-  it('two workers share 500 deliveries and never send one twice', { timeout: 60_000 }, async () => {
+  it('two workers share 500 deliveries and never send one twice', { timeout: 120_000 }, async () => {
     const r = await subscribedReceiver(() => ({ status: 200, delayMs: 5 }))
     await Promise.all([startWorker(), startWorker()])
     const ids = await burst(500)
-    await eventually(async () => r.received.length >= 500, 30_000)
+    await eventually(async () => r.received.length >= 500, 90_000)
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(r.received.map((x) => x.body.id).sort()).toEqual([...ids].sort())
     const rows = await deliveriesOf(r.endpointId)
@@ -158,7 +135,7 @@ describe(`webhook workers scale out and survive crashes (${engine})`, () => {
     }
     await eventually(
       async () => (await deliveriesOf(r.endpointId)).every((d) => d.status === 'delivered'),
-      40_000,
+      90_000,
     )
     const received = new Set(r.received.map((x) => x.body.id))
     expect(received).toEqual(new Set(ids))

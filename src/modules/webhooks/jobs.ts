@@ -19,6 +19,9 @@ import { guardedLookup, isAllowedAddress } from './url-guard.ts'
 const MAX_IN_FLIGHT = 64
 /** An endpoint failing without a single success for this long is disabled. */
 const DISABLE_AFTER_MS = 24 * 3_600_000
+/** Successes written together: at most this many, after at most this long. */
+const SUCCESS_BATCH = 64
+const SUCCESS_FLUSH_MS = 5
 /** Statuses whose Retry-After we honour. */
 const RETRY_AFTER_STATUSES = new Set([429, 503])
 
@@ -38,12 +41,14 @@ export function retryDelayMs(
 }
 
 type Delivery = Awaited<ReturnType<typeof repo.loadForDelivery>>[number]
+type Recorder = ReturnType<typeof createRecorder>
 
 export const startWebhookWorker: WorkerFactory = (deps) => {
   const sender = createWebhookSender({
     timeoutMs: deps.config.webhookTimeoutMs,
     lookup: guardedLookup(deps.config.allowHttpWebhooks),
   })
+  const record = createRecorder(deps)
   const inFlight = new Set<Promise<void>>()
   const poller = startPoller({
     name: 'webhooks.deliver',
@@ -58,7 +63,7 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
         leaseMs: deps.config.webhookTimeoutMs + 5_000,
       })
       for (const delivery of await repo.loadForDelivery(deps.db, ids)) {
-        const sending: Promise<void> = deliverOne(deps, sender, delivery)
+        const sending: Promise<void> = deliverOne(deps, sender, record, delivery)
           .catch((error) => deps.log.error({ err: error }, 'webhook delivery failed'))
           .finally(() => {
             inFlight.delete(sending)
@@ -86,7 +91,12 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
   }
 }
 
-async function deliverOne(deps: Deps, sender: WebhookSender, delivery: Delivery): Promise<void> {
+async function deliverOne(
+  deps: Deps,
+  sender: WebhookSender,
+  record: Recorder,
+  delivery: Delivery,
+): Promise<void> {
   if (!delivery.is_active || delivery.deleted_at) {
     await repo.finishDelivery(deps.db, delivery.id, {
       status: 'failed',
@@ -111,7 +121,7 @@ async function deliverOne(deps: Deps, sender: WebhookSender, delivery: Delivery)
   const result =
     literalHostRefused(delivery.url, deps.config.allowHttpWebhooks) ??
     (await sender.send(delivery.url, body, headers))
-  await record(deps, delivery, result)
+  await record({ delivery, result, at: deps.clock.now() })
 }
 
 /** Connecting to an IP literal skips DNS, so the lookup guard never sees it: check it here. */
@@ -128,30 +138,67 @@ function literalHostRefused(url: string, allowLoopback: boolean): SendResult | n
   }
 }
 
-async function record(deps: Deps, delivery: Delivery, result: SendResult): Promise<void> {
-  const now = deps.clock.now()
+interface Outcome {
+  delivery: Delivery
+  result: SendResult
+  at: Date
+}
+
+const attemptRow = ({ delivery, result, at }: Outcome) => ({
+  id: uuidv7(at.getTime()),
+  delivery_id: delivery.id,
+  attempt: delivery.attempts,
+  status_code: result.statusCode,
+  duration_ms: result.durationMs,
+  error: result.error,
+  response_body: result.responseBody,
+  created_at: at,
+})
+
+/**
+ * Writes outcomes. Successes, the bulk of the traffic, are gathered for a few milliseconds and
+ * written together in one transaction (one multi-row statement per table); each caller's promise
+ * settles when its row is written, so its lease is held until then. Failures, rarer and with
+ * more to decide, are written one by one.
+ */
+function createRecorder(deps: Deps) {
+  let batch: (Outcome & { settle: (error?: unknown) => void })[] = []
+  let timer: NodeJS.Timeout | null = null
+  const flush = async () => {
+    const taken = batch
+    batch = []
+    if (timer) clearTimeout(timer)
+    timer = null
+    try {
+      await withTx(deps.db, async (tx) => {
+        await repo.insertAttempts(tx, taken.map(attemptRow))
+        await repo.markDelivered(
+          tx,
+          taken.map((o) => ({ id: o.delivery.id, statusCode: o.result.statusCode!, at: o.at })),
+        )
+        await repo.markHealthy(tx, [...new Set(taken.map((o) => o.delivery.endpoint_id))])
+      })
+      for (const o of taken) o.settle()
+    } catch (error) {
+      for (const o of taken) o.settle(error)
+    }
+  }
+  return (outcome: Outcome): Promise<void> => {
+    if (!outcome.result.ok) return recordFailure(deps, outcome)
+    return new Promise((resolve, reject) => {
+      batch.push({ ...outcome, settle: (error) => (error ? reject(error) : resolve()) })
+      if (batch.length >= SUCCESS_BATCH) void flush()
+      else timer ??= setTimeout(flush, SUCCESS_FLUSH_MS)
+    })
+  }
+}
+
+async function recordFailure(deps: Deps, outcome: Outcome): Promise<void> {
+  const { delivery, result, at: now } = outcome
   const attempt = delivery.attempts
   await withTx(deps.db, async (tx) => {
-    await repo.insertAttempt(tx, {
-      id: uuidv7(now.getTime()),
-      delivery_id: delivery.id,
-      attempt,
-      status_code: result.statusCode,
-      duration_ms: result.durationMs,
-      error: result.error,
-      response_body: result.responseBody,
-      created_at: now,
-    })
+    await repo.insertAttempts(tx, [attemptRow(outcome)])
     const common = { last_status_code: result.statusCode, last_error: result.error }
-    if (result.ok) {
-      await repo.finishDelivery(tx, delivery.id, {
-        ...common,
-        status: 'delivered',
-        delivered_at: now,
-      })
-      await repo.markHealthy(tx, delivery.endpoint_id)
-      return
-    }
     const gone = result.statusCode === 410
     if (gone || attempt >= delivery.max_attempts) {
       await repo.finishDelivery(tx, delivery.id, { ...common, status: 'failed' })

@@ -59,11 +59,11 @@ export const webhooksRepo = {
       .executeTakeFirst()
   },
 
-  markHealthy(db: Executor, id: string) {
+  markHealthy(db: Executor, ids: string[]) {
     return db
       .updateTable('webhook_endpoints')
       .set({ failing_since: null })
-      .where('id', '=', id)
+      .where('id', 'in', ids)
       .where('failing_since', 'is not', null)
       .execute()
   },
@@ -223,8 +223,21 @@ export const webhooksRepo = {
       .execute()
   },
 
-  insertAttempt(db: Executor, row: Insertable<DB['webhook_attempts']>) {
-    return db.insertInto('webhook_attempts').values(row).execute()
+  insertAttempts(db: Executor, rows: Insertable<DB['webhook_attempts']>[]) {
+    return db.insertInto('webhook_attempts').values(rows).execute()
+  },
+
+  /** Many successful deliveries in one statement. */
+  markDelivered(db: Executor, rows: { id: string; statusCode: number; at: Date }[]) {
+    const values = sql.join(
+      rows.map((r) => sql`(${r.id}::uuid, ${r.statusCode}::int, ${r.at}::timestamptz)`),
+    )
+    return sql`
+      UPDATE webhook_deliveries d
+      SET status = 'delivered', last_status_code = v.code, last_error = NULL,
+        delivered_at = v.at, locked_until = NULL
+      FROM (VALUES ${values}) AS v (id, code, at)
+      WHERE d.id = v.id`.execute(db)
   },
 
   finishDelivery(

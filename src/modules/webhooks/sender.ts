@@ -27,7 +27,8 @@ export function createWebhookSender(opts: {
   const maxBytes = opts.maxResponseBytes ?? 4096
   const agentOptions = {
     keepAlive: true,
-    maxSockets: 16,
+    // Per host: the per-endpoint cap and the worker's in-flight limit are the real bounds.
+    maxSockets: 64,
     ...(opts.lookup ? { lookup: opts.lookup } : {}),
   }
   const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) }
