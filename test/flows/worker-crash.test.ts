@@ -95,7 +95,9 @@ async function startWorker(): Promise<Worker> {
 }
 
 describe(`webhook workers scale out and survive crashes (${engine})`, () => {
-  it('two workers share 500 deliveries and never send one twice', { timeout: 120_000 }, async () => {
+  it('two workers share 500 deliveries and never send one twice', {
+    timeout: 120_000,
+  }, async () => {
     const r = await subscribedReceiver(() => ({ status: 200, delayMs: 5 }))
     await Promise.all([startWorker(), startWorker()])
     const ids = await burst(500)
