@@ -20,6 +20,8 @@ import { ledgerRoutes } from './modules/ledger/routes.ts'
 import { orderRoutes } from './modules/orders/routes.ts'
 import { paymentRoutes } from './modules/payments/routes.ts'
 import { sandboxRoutes } from './modules/payments/sandbox-routes.ts'
+import { payoutAdminRoutes } from './modules/payouts/admin-routes.ts'
+import { payoutRoutes } from './modules/payouts/routes.ts'
 import { refundRoutes } from './modules/refunds/routes.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { webhookRoutes } from './modules/webhooks/routes.ts'
@@ -60,5 +62,7 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     subscriptionRoutes,
     passwordRoutes,
     passwordPages,
+    payoutRoutes,
+    payoutAdminRoutes,
   ]
 }

@@ -375,7 +375,50 @@ export interface DB {
     withdrawn: number
     available: number
   }
+  pix_keys: {
+    user_id: string
+    pix_key: string
+    pix_key_type: PixKeyType
+    status: 'pending' | 'verified' | 'rejected'
+    rejection_reason: string | null
+    reviewed_by: string | null
+    reviewed_at: Timestamp | null
+    created_at: Timestamp
+    updated_at: Timestamp
+  }
+  withdrawals: {
+    id: string
+    role: WithdrawalRole
+    account_id: string | null
+    user_id: string
+    amount_cents: number
+    status: WithdrawalStatus
+    pix_key: string
+    pix_key_type: PixKeyType
+    admin_note: string | null
+    transfer_started_at: Timestamp | null
+    gateway_transfer_id: string | null
+    created_at: Timestamp
+    updated_at: Timestamp
+    approved_at: Timestamp | null
+    paid_at: Timestamp | null
+    rejected_at: Timestamp | null
+  }
+  sandbox_transfers: {
+    id: string
+    reference: string
+    pix_key: string
+    pix_key_type: PixKeyType
+    amount_cents: number
+    status: 'completed' | 'failed'
+    failure_reason: string | null
+    created_at: Timestamp
+  }
 }
+
+export type PixKeyType = 'cpf' | 'cnpj' | 'email' | 'phone' | 'random'
+export type WithdrawalRole = 'creator' | 'coproducer' | 'affiliate'
+export type WithdrawalStatus = 'pending' | 'approved' | 'paid' | 'rejected'
 
 export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'chargeback' | 'expired' | 'failed'
 export type PaymentMethod = 'pix' | 'card' | 'boleto'

@@ -308,3 +308,48 @@ ${button(input.docsUrl, 'Ver a documentação da API')}`,
     ),
   }
 }
+
+const WITHDRAWAL_NEWS: Record<
+  'pending' | 'approved' | 'paid' | 'rejected',
+  (note: string) => string
+> = {
+  pending: () => 'Recebemos seu pedido de saque. Ele será analisado pela nossa equipe.',
+  approved: () => 'Seu saque foi aprovado e a transferência Pix está em andamento.',
+  paid: () => 'Seu saque foi pago: a transferência Pix foi feita para a sua chave.',
+  rejected: (note) => `Seu saque foi recusado e o valor voltou para o seu saldo. Motivo: ${note}`,
+}
+
+const WITHDRAWAL_SUBJECT = {
+  pending: 'Pedido de saque recebido',
+  approved: 'Saque aprovado',
+  paid: 'Saque pago',
+  rejected: 'Saque recusado',
+} as const
+
+export function withdrawalStatusEmail(input: {
+  name: string
+  amountCents: number
+  status: keyof typeof WITHDRAWAL_SUBJECT
+  adminNote: string | null
+  maskedPixKey: string
+}): Rendered {
+  const subject = `${WITHDRAWAL_SUBJECT[input.status]}: ${formatBrl(input.amountCents)}`
+  const news = WITHDRAWAL_NEWS[input.status](input.adminNote ?? '')
+  const text = `Olá, ${input.name}!
+
+${news}
+
+Valor: ${formatBrl(input.amountCents)}
+Chave Pix: ${input.maskedPixKey}
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá, ${input.name}!</p>
+<p>${news}</p>
+<p>Valor: <strong>${formatBrl(input.amountCents)}</strong><br>Chave Pix: ${input.maskedPixKey}</p>`,
+    ),
+  }
+}

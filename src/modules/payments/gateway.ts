@@ -1,6 +1,6 @@
 // The payment gateway port. Adapters live in ./gateways; calls to them run outside database
 // transactions and are safe to retry (the order id is the idempotency reference).
-import type { PaymentMethod } from '../../kit/db-schema.ts'
+import type { PaymentMethod, PixKeyType } from '../../kit/db-schema.ts'
 
 export interface CreateChargeInput {
   /** Our order id: the gateway's idempotency key and the reference it calls back with. */
@@ -51,11 +51,28 @@ export interface RefundResult {
   failureReason: string | null
 }
 
+export interface PixTransferInput {
+  /** Our withdrawal id: the gateway's idempotency key (a retried call answers the same). */
+  reference: string
+  amountCents: number
+  pixKey: string
+  pixKeyType: PixKeyType
+}
+
+export interface PixTransferResult {
+  status: 'completed' | 'failed'
+  gatewayTransferId: string | null
+  /** Why the bank refused, in words a creator can read (pt-BR). */
+  failureReason: string | null
+}
+
 export interface PaymentGateway {
   readonly name: string
   createCharge(input: CreateChargeInput): Promise<CreatedCharge>
   /** Returns the charge's money to the buyer. Throws only when the answer is unknown (retry). */
   refund(input: RefundInput): Promise<RefundResult>
+  /** Pays a withdrawal out to a PIX key. Throws only when the answer is unknown (retry). */
+  transferPix(input: PixTransferInput): Promise<PixTransferResult>
   /** Verifies authenticity; null when the signature is missing or wrong. */
   parseCallback(
     rawBody: Buffer,

@@ -16,6 +16,7 @@ import type {
   RefundInput,
   RefundResult,
 } from '../gateway.ts'
+import { transferSandboxPix } from './sandbox-transfers.ts'
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature'
 /** The sandbox merchant's PIX key (a random-type key, as the platform's own account would have). */
@@ -106,6 +107,8 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
     },
 
     refund: (input) => refundSandboxCharge(deps, input),
+
+    transferPix: (input) => transferSandboxPix(deps, input),
 
     parseCallback(rawBody, headers): ParsedCallback | null {
       const signature = headers[SANDBOX_SIGNATURE_HEADER]

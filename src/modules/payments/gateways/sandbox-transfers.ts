@@ -1,0 +1,41 @@
+// The sandbox's PIX transfers (payouts): each reference is paid once and its answer kept, like
+// a real gateway's idempotency key. A key at the domain `recusada.example` is refused, so the
+// failure path can be exercised.
+import { uuidv7 } from '../../../kit/ids.ts'
+import type { PixTransferInput, PixTransferResult } from '../gateway.ts'
+import type { SandboxDeps } from './sandbox.ts'
+
+export const SANDBOX_REFUSED_KEY_DOMAIN = '@recusada.example'
+const REFUSED = 'A chave Pix não pertence a uma conta ativa no banco de destino'
+
+export async function transferSandboxPix(
+  deps: Pick<SandboxDeps, 'db' | 'clock'>,
+  input: PixTransferInput,
+): Promise<PixTransferResult> {
+  const refused = input.pixKeyType === 'email' && input.pixKey.endsWith(SANDBOX_REFUSED_KEY_DOMAIN)
+  const now = deps.clock.now()
+  await deps.db
+    .insertInto('sandbox_transfers')
+    .values({
+      id: `sbt_${uuidv7(now.getTime()).replace(/-/g, '')}`,
+      reference: input.reference,
+      pix_key: input.pixKey,
+      pix_key_type: input.pixKeyType,
+      amount_cents: input.amountCents,
+      status: refused ? 'failed' : 'completed',
+      failure_reason: refused ? REFUSED : null,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.column('reference').doNothing())
+    .execute()
+  const stored = await deps.db
+    .selectFrom('sandbox_transfers')
+    .selectAll()
+    .where('reference', '=', input.reference)
+    .executeTakeFirstOrThrow()
+  return {
+    status: stored.status,
+    gatewayTransferId: stored.status === 'completed' ? stored.id : null,
+    failureReason: stored.failure_reason,
+  }
+}
