@@ -47,3 +47,11 @@ export function review(
 ) {
   return api('POST', `/api/admin/withdrawals/${id}/${action}`, { session: admin, body })
 }
+
+/** The creator's seed balance of their account, as `GET /api/balance` answers it (BRL). */
+export async function balanceOf(api: ApiClient, creator: Creator) {
+  const res = await api('GET', `/api/balance?tenant_id=${creator.accountId}`, {
+    session: creator.session,
+  })
+  return res.body as { available: number; withdrawn_total: number; [field: string]: number }
+}
