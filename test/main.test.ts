@@ -14,7 +14,9 @@ afterAll(() => {
 })
 
 describe('npm start on an empty data directory', () => {
-  it('seeds demo data, prints the log-ins and serves the demo product', async () => {
+  it('seeds demo data, prints the log-ins and serves the demo product', {
+    timeout: 90_000,
+  }, async () => {
     const port = String(40_000 + Math.floor(Math.random() * 20_000))
     // A clean environment, as a new user's shell has (vitest itself exports BASE_URL=/).
     const env = {
@@ -35,7 +37,7 @@ describe('npm start on an empty data directory', () => {
     child.stdout!.on('data', (chunk) => {
       output += chunk
     })
-    await eventually(async () => output.includes('Dev mailbox'), 20_000).catch((error) => {
+    await eventually(async () => output.includes('Dev mailbox'), 60_000).catch((error) => {
       throw new Error(`${error.message}\n${output}`)
     })
     expect(output).toContain(`http://localhost:${port}/docs`)

@@ -109,7 +109,7 @@ describe(`webhook workers scale out and survive crashes (${engine})`, () => {
   })
 
   it('a worker that dies mid-burst: after its leases expire, all 1,000 events are delivered', {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     const r = await subscribedReceiver(() => ({ status: 200, delayMs: 10 }))
     const ids = await burst(1000)

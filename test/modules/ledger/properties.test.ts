@@ -451,7 +451,10 @@ const idOf = (name: Name) => {
 }
 
 describe(`ledger properties over random money histories (${engine})`, () => {
-  it('balances follow the model; seed formulas = slow recomputation = ledger; ledger sums to zero', async () => {
+  // Hundreds of money flows per run: give a loaded two-core machine room.
+  it('balances follow the model; seed formulas = slow recomputation = ledger; ledger sums to zero', {
+    timeout: 120_000,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(Op, { minLength: 4, maxLength: 12 }), async (ops) => {
         for (const op of ops) {

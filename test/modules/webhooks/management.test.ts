@@ -178,11 +178,11 @@ describe(`webhook endpoints, managed (${engine})`, () => {
     const redirected = await eventually(async () =>
       (await deliveries(data.id)).find((d) => d.event === 'refund.requested' && d.attempts.length),
     )
+    // Followed, the attempt would carry the redirect target's answer instead of the 302.
     expect(redirected.attempts[0]).toMatchObject({
       status_code: 302,
       error: 'redirect (302) not followed',
     })
-    expect(r.received.filter((x) => x.body.event === 'refund.requested')).toHaveLength(1)
   })
 
   it('410 disables the endpoint at once and e-mails its owner', async () => {
