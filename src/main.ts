@@ -27,6 +27,7 @@ if (config.role !== 'worker') {
   if (seeded.admin)
     lines.push(
       `  Platform admin    ${seeded.admin.email}${config.admin ? '' : ` / ${seeded.admin.password}`}`,
+      `  Back office       ${url}/admin   (PIX keys to verify, withdrawals to pay)`,
     )
   if (!config.smtpUrl) lines.push(`  Dev mailbox       ${url}/dev/mailbox`)
 }

@@ -25,6 +25,7 @@ import { payoutRoutes } from './modules/payouts/routes.ts'
 import { refundRoutes } from './modules/refunds/routes.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { webhookRoutes } from './modules/webhooks/routes.ts'
+import { adminPages } from './web/admin.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
 import { membersPages } from './web/members.ts'
 import { passwordPages } from './web/password.ts'
@@ -64,5 +65,6 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     passwordPages,
     payoutRoutes,
     payoutAdminRoutes,
+    adminPages,
   ]
 }

@@ -125,6 +125,20 @@ export const payoutsRepo = {
       .executeTakeFirstOrThrow()
   },
 
+  /** The admin's queue: withdrawals still to decide or to pay, oldest first, with the requester. */
+  listOpen(db: Executor, limit: number) {
+    return db
+      .selectFrom('withdrawals')
+      .innerJoin('users', 'users.id', 'withdrawals.user_id')
+      .selectAll('withdrawals')
+      .select(['users.name', 'users.email'])
+      .where('withdrawals.status', 'in', ['pending', 'approved'])
+      .orderBy('withdrawals.created_at', 'asc')
+      .orderBy('withdrawals.id', 'asc')
+      .limit(limit)
+      .execute()
+  },
+
   list(
     db: Executor,
     filter: {
