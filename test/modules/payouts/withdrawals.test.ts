@@ -241,6 +241,33 @@ describe(`withdrawals (${engine})`, () => {
     expect(await balance(creator)).toMatchObject({ available: 80, withdrawn_total: 0 })
   })
 
+  it('an unknown transfer answer is a 502: still approved, no longer rejectable, and paying again makes no second transfer', async () => {
+    const creator = await sellingCreator(60)
+    await verifiedPixKey(svc.api, admin, creator, {
+      pix_key: 'rede@instavel.example',
+      pix_key_type: 'email',
+    })
+    const id = (await withdraw(svc.api, creator, 60)).body.withdrawal_id
+    await review(svc.api, admin, id, 'approve')
+    const lost = await review(svc.api, admin, id, 'pay')
+    expect(lost.status).toBe(502)
+    expect(lost.body.error).toMatch(/^Não foi possível confirmar a transferência Pix/)
+    const reject = await review(svc.api, admin, id, 'reject', { admin_note: 'Desistir' })
+    expect(reject.body).toEqual({
+      success: false,
+      error: 'A transferência Pix deste saque já foi iniciada; conclua o pagamento',
+    })
+    const paid = await review(svc.api, admin, id, 'pay')
+    expect(paid.body.data.status).toBe('paid')
+    const transfers = await svc.deps.db
+      .selectFrom('sandbox_transfers')
+      .select('id')
+      .where('reference', '=', id)
+      .execute()
+    expect(transfers).toHaveLength(1)
+    expect(await balance(creator)).toMatchObject({ available: 0, withdrawn_total: 60 })
+  })
+
   it('co-producers and affiliates withdraw from their own balance (200), charged to the accounts that owe it', async () => {
     const creator = await signupCreator(svc.api)
     const partner = await signupCreator(svc.api, 'Parceira')

@@ -1,11 +1,14 @@
 // The sandbox's PIX transfers (payouts): each reference is paid once and its answer kept, like
-// a real gateway's idempotency key. A key at the domain `recusada.example` is refused, so the
-// failure path can be exercised.
+// a real gateway's idempotency key. Test keys: an e-mail at `@recusada.example` is refused by
+// the bank; one at `@instavel.example` loses the first call's answer (a network error after
+// the request left), so the "unknown answer, pay again" path can be exercised.
 import { uuidv7 } from '../../../kit/ids.ts'
 import type { PixTransferInput, PixTransferResult } from '../gateway.ts'
 import type { SandboxDeps } from './sandbox.ts'
 
 export const SANDBOX_REFUSED_KEY_DOMAIN = '@recusada.example'
+export const SANDBOX_UNSTABLE_KEY_DOMAIN = '@instavel.example'
+const answerLost = new Set<string>()
 const REFUSED = 'A chave Pix não pertence a uma conta ativa no banco de destino'
 
 export async function transferSandboxPix(
@@ -28,6 +31,10 @@ export async function transferSandboxPix(
     })
     .onConflict((oc) => oc.column('reference').doNothing())
     .execute()
+  if (input.pixKey.endsWith(SANDBOX_UNSTABLE_KEY_DOMAIN) && !answerLost.has(input.reference)) {
+    answerLost.add(input.reference)
+    throw new Error('sandbox: connection reset before the answer')
+  }
   const stored = await deps.db
     .selectFrom('sandbox_transfers')
     .selectAll()
