@@ -1,7 +1,7 @@
 // The delivery worker. It leases due deliveries fairly across endpoints (a few per endpoint,
 // see repo.claimDue), sends each signed without waiting for the others, so a slow endpoint only
 // ever holds its own slots, and records every attempt. Retries follow the configured schedule
-// with jitter (Retry-After on 429/503 when longer) up to the delivery's max_attempts (5, one
+// with jitter (Retry-After on 429/503 when longer, see retry.ts) up to the delivery's max_attempts (5, one
 // more per manual retry); 410 or 24 h of failures disables the endpoint.
 import { isIP } from 'node:net'
 import type { Deps } from '../../deps.ts'
@@ -10,6 +10,7 @@ import { uuidv7 } from '../../kit/ids.ts'
 import { startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
 import { DELIVERIES_CHANNEL, webhooksRepo as repo } from './repo.ts'
+import { retryDelayMs } from './retry.ts'
 import { createWebhookSender, type SendResult, type WebhookSender } from './sender.ts'
 import { disableEndpoint, liveSecrets } from './service.ts'
 import { signWebhook } from './signature.ts'
@@ -24,21 +25,6 @@ const SUCCESS_BATCH = 64
 const SUCCESS_FLUSH_MS = 5
 /** Statuses whose Retry-After we honour. */
 const RETRY_AFTER_STATUSES = new Set([429, 503])
-
-/**
- * The wait before the next attempt after `attempt` failed: the schedule's step plus up to 20 %
- * jitter (never less, so the schedule's total span holds), or the receiver's Retry-After when
- * that is longer.
- */
-export function retryDelayMs(
-  attempt: number,
-  scheduleMs: number[],
-  retryAfterMs: number | null,
-  random = Math.random,
-) {
-  const step = scheduleMs[Math.min(attempt, scheduleMs.length) - 1]!
-  return Math.round(Math.max(step * (1 + random() * 0.2), retryAfterMs ?? 0))
-}
 
 type Delivery = Awaited<ReturnType<typeof repo.loadForDelivery>>[number]
 type Recorder = ReturnType<typeof createRecorder>

@@ -3,6 +3,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import type { LookupFunction } from 'node:net'
+import { parseRetryAfter } from './retry.ts'
 
 export interface SendResult {
   ok: boolean
@@ -111,12 +112,4 @@ export function createWebhookSender(opts: {
       agents['https:'].destroy()
     },
   }
-}
-
-/** `Retry-After` in seconds or as an HTTP date, to milliseconds from now. */
-export function parseRetryAfter(header: string | undefined, nowMs = Date.now()): number | null {
-  if (!header) return null
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000
-  const date = Date.parse(header)
-  return Number.isNaN(date) ? null : Math.max(0, date - nowMs)
 }
