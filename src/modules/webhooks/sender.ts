@@ -89,7 +89,7 @@ export function createWebhookSender(opts: {
               : status >= 300 && status < 400
                 ? `redirect (${status}) not followed`
                 : `HTTP ${status}`,
-            responseBody: Buffer.concat(chunks).toString('utf8').slice(0, maxBytes),
+            responseBody: responseText(chunks),
             retryAfterMs: parseRetryAfter(response.headers['retry-after']),
           })
         }
@@ -112,4 +112,12 @@ export function createWebhookSender(opts: {
       agents['https:'].destroy()
     },
   }
+}
+
+/**
+ * The kept bytes as text: a character cut in two at the end is dropped whole (a streaming decode
+ * holds it back), and NUL, which a PostgreSQL text column refuses, is removed.
+ */
+function responseText(chunks: Buffer[]): string {
+  return new TextDecoder().decode(Buffer.concat(chunks), { stream: true }).replaceAll('\0', '')
 }
