@@ -10,10 +10,16 @@ export interface Received {
   at: number
 }
 
-/** A status code, or a status with headers and a delay before answering. */
-export type Answer = number | { status: number; headers?: Record<string, string>; delayMs?: number }
+/** A status code, or a status with headers, a body and a delay before answering. */
+export type Answer =
+  | number
+  | { status: number; headers?: Record<string, string>; delayMs?: number; body?: string }
 
-export async function startReceiver(answer: (req: Received) => Answer = () => 200) {
+export async function startReceiver(
+  answer: (req: Received) => Answer = () => 200,
+  opts: { host?: string } = {},
+) {
+  const host = opts.host ?? '127.0.0.1'
   const received: Received[] = []
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -32,17 +38,18 @@ export async function startReceiver(answer: (req: Received) => Answer = () => 20
         status,
         headers = {},
         delayMs = 0,
+        body = 'ok',
       } = typeof reply === 'number' ? { status: reply } : reply
       setTimeout(() => {
         res.writeHead(status, headers)
-        res.end('ok')
+        res.end(body)
       }, delayMs)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(0, host, resolve))
   const { port } = server.address() as AddressInfo
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/hooks`,
     port,
     received,
     close: () =>

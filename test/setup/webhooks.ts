@@ -17,6 +17,7 @@ export interface DeliveryLog {
     attempt: number
     status_code: number | null
     error: string | null
+    response_body: string | null
     created_at: string
   }[]
 }

@@ -1,47 +1,27 @@
 // The delivery worker. It leases due deliveries fairly across endpoints (a few per endpoint,
 // see repo.claimDue), sends each signed without waiting for the others, so a slow endpoint only
 // ever holds its own slots, and records every attempt. Retries follow the configured schedule
-// with jitter (Retry-After on 429/503 when longer) up to the delivery's max_attempts (5, one
-// more per manual retry); 410 or 24 h of failures disables the endpoint.
+// with jitter (Retry-After on 429/503 when longer, see retry.ts) up to the delivery's
+// max_attempts (5, one more per manual retry); 410 or 24 h of failures disables the endpoint
+// (record.ts).
 import { isIP } from 'node:net'
 import type { Deps } from '../../deps.ts'
-import { withTx } from '../../kit/db.ts'
-import { uuidv7 } from '../../kit/ids.ts'
 import { startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
-import { DELIVERIES_CHANNEL, webhooksRepo as repo } from './repo.ts'
+import { createRecorder, type Recorder, recordEndpointGone } from './record.ts'
+import { type ClaimedDelivery, DELIVERIES_CHANNEL, webhooksRepo as repo } from './repo.ts'
 import { createWebhookSender, type SendResult, type WebhookSender } from './sender.ts'
-import { disableEndpoint, liveSecrets } from './service.ts'
+import { cachedSecretOpener, liveSecrets } from './service.ts'
 import { signWebhook } from './signature.ts'
 import { guardedLookup, isAllowedAddress } from './url-guard.ts'
 
 /** Sends in flight at once in one worker process. */
 const MAX_IN_FLIGHT = 64
-/** An endpoint failing without a single success for this long is disabled. */
-const DISABLE_AFTER_MS = 24 * 3_600_000
-/** Successes written together: at most this many, after at most this long. */
-const SUCCESS_BATCH = 64
-const SUCCESS_FLUSH_MS = 5
-/** Statuses whose Retry-After we honour. */
-const RETRY_AFTER_STATUSES = new Set([429, 503])
-
 /**
- * The wait before the next attempt after `attempt` failed: the schedule's step plus up to 20 %
- * jitter (never less, so the schedule's total span holds), or the receiver's Retry-After when
- * that is longer.
+ * A backlog is claimed in batches: with sends in flight, a pass claims only once this many
+ * slots are free, not one delivery per finished send (each claim is a statement).
  */
-export function retryDelayMs(
-  attempt: number,
-  scheduleMs: number[],
-  retryAfterMs: number | null,
-  random = Math.random,
-) {
-  const step = scheduleMs[Math.min(attempt, scheduleMs.length) - 1]!
-  return Math.round(Math.max(step * (1 + random() * 0.2), retryAfterMs ?? 0))
-}
-
-type Delivery = Awaited<ReturnType<typeof repo.loadForDelivery>>[number]
-type Recorder = ReturnType<typeof createRecorder>
+const REFILL_AT = 16
 
 export const startWebhookWorker: WorkerFactory = (deps) => {
   const sender = createWebhookSender({
@@ -49,21 +29,23 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     lookup: guardedLookup(deps.config.allowHttpWebhooks),
   })
   const record = createRecorder(deps)
+  const open = cachedSecretOpener(deps)
   const inFlight = new Set<Promise<void>>()
+  let starved = true
   const poller = startPoller({
     name: 'webhooks.deliver',
     intervalMs: deps.config.workerPollMs,
     pass: async () => {
       const room = MAX_IN_FLIGHT - inFlight.size
-      if (room <= 0) return 0
-      const ids = await repo.claimDue(deps.db, {
+      if (room <= 0 || (inFlight.size > 0 && room < REFILL_AT && !starved)) return 0
+      const claimed = await repo.claimDue(deps.db, {
         now: deps.clock.now(),
         limit: room,
         perEndpoint: deps.config.webhookEndpointConcurrency,
         leaseMs: deps.config.webhookTimeoutMs + 5_000,
       })
-      for (const delivery of await repo.loadForDelivery(deps.db, ids)) {
-        const sending: Promise<void> = deliverOne(deps, sender, record, delivery)
+      for (const delivery of claimed) {
+        const sending: Promise<void> = deliverOne(deps, { sender, record, open }, delivery)
           .catch((error) => deps.log.error({ err: error }, 'webhook delivery failed'))
           .finally(() => {
             inFlight.delete(sending)
@@ -71,7 +53,10 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
           })
         inFlight.add(sending)
       }
-      return ids.length
+      // A short claim means the queue (or an endpoint's cap) is the limit, not our room:
+      // then claim again as soon as anything frees up, so a trickle is sent at once.
+      starved = claimed.length < room
+      return claimed.length
     },
     onError: (error) => deps.log.error({ err: error }, 'webhook delivery pass failed'),
   })
@@ -93,18 +78,14 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
 
 async function deliverOne(
   deps: Deps,
-  sender: WebhookSender,
-  record: Recorder,
-  delivery: Delivery,
+  {
+    sender,
+    record,
+    open,
+  }: { sender: WebhookSender; record: Recorder; open: (s: string) => string },
+  delivery: ClaimedDelivery,
 ): Promise<void> {
-  if (!delivery.is_active || delivery.deleted_at) {
-    await repo.finishDelivery(deps.db, delivery.id, {
-      status: 'failed',
-      last_status_code: null,
-      last_error: 'endpoint disabled or deleted',
-    })
-    return
-  }
+  if (!delivery.is_active || delivery.deleted_at) return recordEndpointGone(deps, delivery)
   const now = deps.clock.now()
   const body = JSON.stringify({
     id: delivery.event_id,
@@ -113,7 +94,7 @@ async function deliverOne(
     data: delivery.data,
   })
   const headers = signWebhook({
-    secrets: liveSecrets(deps, delivery, now),
+    secrets: liveSecrets(deps, delivery, now, open),
     id: delivery.event_id,
     timestampSeconds: Math.floor(now.getTime() / 1000),
     body,
@@ -136,91 +117,4 @@ function literalHostRefused(url: string, allowLoopback: boolean): SendResult | n
     responseBody: null,
     retryAfterMs: null,
   }
-}
-
-interface Outcome {
-  delivery: Delivery
-  result: SendResult
-  at: Date
-}
-
-const attemptRow = ({ delivery, result, at }: Outcome) => ({
-  id: uuidv7(at.getTime()),
-  delivery_id: delivery.id,
-  attempt: delivery.attempts,
-  status_code: result.statusCode,
-  duration_ms: result.durationMs,
-  error: result.error,
-  response_body: result.responseBody,
-  created_at: at,
-})
-
-/**
- * Writes outcomes. Successes, the bulk of the traffic, are gathered for a few milliseconds and
- * written together in one transaction (one multi-row statement per table); each caller's promise
- * settles when its row is written, so its lease is held until then. Failures, rarer and with
- * more to decide, are written one by one.
- */
-function createRecorder(deps: Deps) {
-  let batch: (Outcome & { settle: (error?: unknown) => void })[] = []
-  let timer: NodeJS.Timeout | null = null
-  const flush = async () => {
-    const taken = batch
-    batch = []
-    if (timer) clearTimeout(timer)
-    timer = null
-    try {
-      await withTx(deps.db, async (tx) => {
-        await repo.insertAttempts(tx, taken.map(attemptRow))
-        await repo.markDelivered(
-          tx,
-          taken.map((o) => ({ id: o.delivery.id, statusCode: o.result.statusCode!, at: o.at })),
-        )
-        await repo.markHealthy(tx, [...new Set(taken.map((o) => o.delivery.endpoint_id))])
-      })
-      for (const o of taken) o.settle()
-    } catch (error) {
-      for (const o of taken) o.settle(error)
-    }
-  }
-  return (outcome: Outcome): Promise<void> => {
-    if (!outcome.result.ok) return recordFailure(deps, outcome)
-    return new Promise((resolve, reject) => {
-      batch.push({ ...outcome, settle: (error) => (error ? reject(error) : resolve()) })
-      if (batch.length >= SUCCESS_BATCH) void flush()
-      else timer ??= setTimeout(flush, SUCCESS_FLUSH_MS)
-    })
-  }
-}
-
-async function recordFailure(deps: Deps, outcome: Outcome): Promise<void> {
-  const { delivery, result, at: now } = outcome
-  const attempt = delivery.attempts
-  await withTx(deps.db, async (tx) => {
-    await repo.insertAttempts(tx, [attemptRow(outcome)])
-    const common = { last_status_code: result.statusCode, last_error: result.error }
-    const gone = result.statusCode === 410
-    if (gone || attempt >= delivery.max_attempts) {
-      await repo.finishDelivery(tx, delivery.id, { ...common, status: 'failed' })
-    } else {
-      const retryAfter = RETRY_AFTER_STATUSES.has(result.statusCode ?? 0)
-        ? result.retryAfterMs
-        : null
-      const delay = retryDelayMs(attempt, deps.config.webhookRetryScheduleMs, retryAfter)
-      await repo.finishDelivery(tx, delivery.id, {
-        ...common,
-        status: 'pending',
-        next_attempt_at: new Date(now.getTime() + delay),
-      })
-    }
-    const streak = await repo.markFailing(tx, delivery.endpoint_id, now)
-    if (gone) {
-      await disableEndpoint(tx, deps, delivery.endpoint_id, 'gone')
-    } else if (
-      streak?.failing_since &&
-      now.getTime() - streak.failing_since.getTime() >= DISABLE_AFTER_MS
-    ) {
-      await disableEndpoint(tx, deps, delivery.endpoint_id, 'failing')
-    }
-  })
 }

@@ -2,6 +2,39 @@ import { type Insertable, sql, type Updateable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 
+/** A leased delivery with its event and endpoint: all one attempt needs. */
+export interface ClaimedDelivery {
+  id: string
+  /** Attempts so far, this one included: the claim's fencing token. */
+  attempts: number
+  max_attempts: number
+  endpoint_id: string
+  account_id: string
+  event_id: string
+  type: string
+  data: unknown
+  event_created_at: Date
+  url: string
+  secret_sealed: string
+  previous_secret_sealed: string | null
+  previous_secret_expires_at: Date | null
+  is_active: boolean
+  deleted_at: Date | null
+}
+
+/** One successful attempt to log and settle. */
+export interface SuccessRow {
+  attemptId: string
+  deliveryId: string
+  endpointId: string
+  /** The claim's attempts value (fencing token). */
+  attempt: number
+  statusCode: number
+  durationMs: number
+  responseBody: string | null
+  at: Date
+}
+
 /** The channel a committed delivery is announced on. */
 export const DELIVERIES_CHANNEL = 'vitrine_webhook_deliveries'
 
@@ -57,15 +90,6 @@ export const webhooksRepo = {
       .where('id', '=', id)
       .returning(['failing_since', 'is_active'])
       .executeTakeFirst()
-  },
-
-  markHealthy(db: Executor, ids: string[]) {
-    return db
-      .updateTable('webhook_endpoints')
-      .set({ failing_since: null })
-      .where('id', 'in', ids)
-      .where('failing_since', 'is not', null)
-      .execute()
   },
 
   /** Turns an active endpoint off, once; undefined when it already was. */
@@ -148,19 +172,21 @@ export const webhooksRepo = {
   },
 
   /**
-   * Leases due deliveries fairly: it walks the endpoints that have pending work (a loose index
-   * scan, one probe per endpoint) and takes from each at most `perEndpoint` minus what is
-   * already in flight there, oldest first. A slow endpoint's backlog therefore never fills a
-   * batch while another endpoint waits. Two workers claiming at the same instant may each fill
-   * the same endpoint's room once; the UPDATE's guard still leases every row to one of them.
+   * Leases due deliveries fairly and returns everything their attempts need, in one statement.
+   * It walks the endpoints that have pending work (a loose index scan, one probe per endpoint)
+   * and takes from each at most `perEndpoint` minus what is already in flight there, oldest
+   * first. A slow endpoint's backlog therefore never fills a batch while another endpoint
+   * waits. Two workers claiming at the same instant may each fill the same endpoint's room
+   * once; the UPDATE's guard still leases every row to one of them. `attempts` after the claim
+   * is the claim's fencing token: only the holder of the latest claim may settle the delivery.
    */
   async claimDue(
     db: Executor,
     opts: { now: Date; limit: number; perEndpoint: number; leaseMs: number },
-  ): Promise<string[]> {
+  ): Promise<ClaimedDelivery[]> {
     const { now, limit, perEndpoint } = opts
     const leaseUntil = new Date(now.getTime() + opts.leaseMs)
-    const result = await sql<{ id: string }>`
+    const result = await sql<ClaimedDelivery>`
       WITH RECURSIVE queues AS (
         (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending'
           ORDER BY endpoint_id LIMIT 1)
@@ -185,77 +211,82 @@ export const webhooksRepo = {
         WHERE q.endpoint_id IS NOT NULL
         ORDER BY pick.next_attempt_at
         LIMIT ${limit}
+      ), claimed AS (
+        UPDATE webhook_deliveries d
+        SET locked_until = ${leaseUntil}, attempts = d.attempts + 1
+        FROM picked
+        WHERE d.id = picked.id AND d.status = 'pending'
+          AND (d.locked_until IS NULL OR d.locked_until <= ${now})
+        RETURNING d.id, d.attempts, d.max_attempts, d.endpoint_id, d.account_id, d.event_id
       )
-      UPDATE webhook_deliveries d
-      SET locked_until = ${leaseUntil}, attempts = d.attempts + 1
-      FROM picked
-      WHERE d.id = picked.id AND d.status = 'pending'
-        AND (d.locked_until IS NULL OR d.locked_until <= ${now})
-      RETURNING d.id`.execute(db)
-    return result.rows.map((r) => r.id)
+      SELECT c.id, c.attempts, c.max_attempts, c.endpoint_id, c.account_id, c.event_id,
+        ev.type, ev.data, ev.created_at AS event_created_at,
+        ep.url, ep.secret_sealed, ep.previous_secret_sealed, ep.previous_secret_expires_at,
+        ep.is_active, ep.deleted_at
+      FROM claimed c
+      JOIN events ev ON ev.id = c.event_id
+      JOIN webhook_endpoints ep ON ep.id = c.endpoint_id`.execute(db)
+    return result.rows
   },
 
-  /** Everything one delivery attempt needs, in one read. */
-  loadForDelivery(db: Executor, deliveryIds: string[]) {
-    if (!deliveryIds.length) return Promise.resolve([])
-    return db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('events as ev', 'ev.id', 'd.event_id')
-      .innerJoin('webhook_endpoints as ep', 'ep.id', 'd.endpoint_id')
-      .select([
-        'd.id',
-        'd.attempts',
-        'd.max_attempts',
-        'd.endpoint_id',
-        'd.account_id',
-        'ev.id as event_id',
-        'ev.type',
-        'ev.data',
-        'ev.created_at as event_created_at',
-        'ep.url',
-        'ep.secret_sealed',
-        'ep.previous_secret_sealed',
-        'ep.previous_secret_expires_at',
-        'ep.is_active',
-        'ep.deleted_at',
-      ])
-      .where('d.id', 'in', deliveryIds)
-      .execute()
+  /**
+   * Settles successful attempts, many in one statement (so no transaction is needed around it):
+   * logs every attempt, marks delivered the deliveries whose claim is still the current one
+   * (`attempts` unchanged since the claim), and clears their endpoints' failing streak.
+   * Returns the ids settled; a stale claim's delivery is left to its newer holder.
+   */
+  async recordSuccesses(db: Executor, rows: SuccessRow[]): Promise<Set<string>> {
+    if (!rows.length) return new Set()
+    const values = sql.join(
+      rows.map(
+        (r) => sql`(${r.attemptId}::uuid, ${r.deliveryId}::uuid, ${r.endpointId}::uuid,
+          ${r.attempt}::int, ${r.statusCode}::int, ${r.durationMs}::int,
+          ${r.responseBody}::text, ${r.at}::timestamptz)`,
+      ),
+    )
+    const result = await sql<{ id: string }>`
+      WITH v (attempt_id, delivery_id, endpoint_id, attempt, code, duration, body, at) AS (
+        VALUES ${values}
+      ), logged AS (
+        INSERT INTO webhook_attempts
+          (id, delivery_id, attempt, status_code, duration_ms, error, response_body, created_at)
+        SELECT attempt_id, delivery_id, attempt, code, duration, NULL, body, at FROM v
+      ), healthy AS (
+        UPDATE webhook_endpoints e SET failing_since = NULL
+        WHERE e.id IN (SELECT endpoint_id FROM v) AND e.failing_since IS NOT NULL
+      )
+      UPDATE webhook_deliveries d
+      SET status = 'delivered', last_status_code = v.code, last_error = NULL,
+        delivered_at = v.at, locked_until = NULL
+      FROM v
+      WHERE d.id = v.delivery_id AND d.attempts = v.attempt AND d.status = 'pending'
+      RETURNING d.id`.execute(db)
+    return new Set(result.rows.map((r) => r.id))
   },
 
   insertAttempts(db: Executor, rows: Insertable<DB['webhook_attempts']>[]) {
     return db.insertInto('webhook_attempts').values(rows).execute()
   },
 
-  /** Many successful deliveries in one statement. */
-  markDelivered(db: Executor, rows: { id: string; statusCode: number; at: Date }[]) {
-    const values = sql.join(
-      rows.map((r) => sql`(${r.id}::uuid, ${r.statusCode}::int, ${r.at}::timestamptz)`),
-    )
-    return sql`
-      UPDATE webhook_deliveries d
-      SET status = 'delivered', last_status_code = v.code, last_error = NULL,
-        delivered_at = v.at, locked_until = NULL
-      FROM (VALUES ${values}) AS v (id, code, at)
-      WHERE d.id = v.id`.execute(db)
-  },
-
-  finishDelivery(
+  /** Settles one attempt's delivery if `attempt` is still its current claim; false when stale. */
+  async finishDelivery(
     db: Executor,
-    id: string,
+    claim: { id: string; attempt: number },
     patch: {
-      status: 'pending' | 'delivered' | 'failed'
+      status: 'pending' | 'failed'
       next_attempt_at?: Date
       last_status_code: number | null
       last_error: string | null
-      delivered_at?: Date | null
     },
-  ) {
-    return db
+  ): Promise<boolean> {
+    const result = await db
       .updateTable('webhook_deliveries')
       .set({ ...patch, locked_until: null })
-      .where('id', '=', id)
-      .execute()
+      .where('id', '=', claim.id)
+      .where('attempts', '=', claim.attempt)
+      .where('status', '=', 'pending')
+      .executeTakeFirst()
+    return result.numUpdatedRows > 0n
   },
 
   listDeliveries(db: Executor, endpointId: string, window: { offset: number; take: number }) {

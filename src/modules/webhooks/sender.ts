@@ -3,6 +3,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import type { LookupFunction } from 'node:net'
+import { parseRetryAfter } from './retry.ts'
 
 export interface SendResult {
   ok: boolean
@@ -88,7 +89,7 @@ export function createWebhookSender(opts: {
               : status >= 300 && status < 400
                 ? `redirect (${status}) not followed`
                 : `HTTP ${status}`,
-            responseBody: Buffer.concat(chunks).toString('utf8').slice(0, maxBytes),
+            responseBody: responseText(chunks),
             retryAfterMs: parseRetryAfter(response.headers['retry-after']),
           })
         }
@@ -113,10 +114,10 @@ export function createWebhookSender(opts: {
   }
 }
 
-/** `Retry-After` in seconds or as an HTTP date, to milliseconds from now. */
-export function parseRetryAfter(header: string | undefined, nowMs = Date.now()): number | null {
-  if (!header) return null
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000
-  const date = Date.parse(header)
-  return Number.isNaN(date) ? null : Math.max(0, date - nowMs)
+/**
+ * The kept bytes as text: a character cut in two at the end is dropped whole (a streaming decode
+ * holds it back), and NUL, which a PostgreSQL text column refuses, is removed.
+ */
+function responseText(chunks: Buffer[]): string {
+  return new TextDecoder().decode(Buffer.concat(chunks), { stream: true }).replaceAll('\0', '')
 }

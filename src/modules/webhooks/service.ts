@@ -81,12 +81,30 @@ export function liveSecrets(
     previous_secret_expires_at: Date | null
   },
   now: Date,
+  open: (sealed: string) => string = (sealed) => openSecret(ctx, sealed),
 ): string[] {
-  const secrets = [openSecret(ctx, endpoint.secret_sealed)]
+  const secrets = [open(endpoint.secret_sealed)]
   if (endpoint.previous_secret_sealed && endpoint.previous_secret_expires_at! > now) {
-    secrets.push(openSecret(ctx, endpoint.previous_secret_sealed))
+    secrets.push(open(endpoint.previous_secret_sealed))
   }
   return secrets
+}
+
+/**
+ * `openSecret` remembering what it opened (keyed by the sealed text, so a rotation is a new
+ * entry): the worker opens each endpoint's secret once, not once per send.
+ */
+export function cachedSecretOpener(ctx: { appSecret: string }, max = 10_000) {
+  const opened = new Map<string, string>()
+  return (sealed: string): string => {
+    let secret = opened.get(sealed)
+    if (secret === undefined) {
+      if (opened.size >= max) opened.clear()
+      secret = openSecret(ctx, sealed)
+      opened.set(sealed, secret)
+    }
+    return secret
+  }
 }
 
 /** Validates the URL (https, public address) before the transaction that stores it. */

@@ -253,6 +253,69 @@ describe(`webhook endpoints, managed (${engine})`, () => {
     expect((await deliveries(slowEndpoint.id)).every((d) => d.status === 'pending')).toBe(true)
   })
 
+  it('the delivery log keeps the first 4 KB of each response body', async () => {
+    const big = await receiver(() => ({ status: 200, body: 'a'.repeat(10_240) }))
+    // 1 + 2 × 5,000 bytes: byte 4,096 is the first half of an "é", and a NUL follows.
+    const accented = await receiver(() => ({ status: 500, body: `x${'é'.repeat(5_000)}\0` }))
+    const { data: bigEndpoint } = await endpoint(big.url)
+    const { data: accentedEndpoint } = await endpoint(accented.url, ['refund.requested'])
+    await emit('order.paid')
+    await emit('refund.requested', { refund_id: 'r' })
+    const [kept] = await eventually(async () => {
+      const [d] = await deliveries(bigEndpoint.id)
+      return d?.status === 'delivered' ? d.attempts : null
+    })
+    expect(kept!.response_body).toBe('a'.repeat(4_096))
+    const [cut] = await eventually(async () => (await deliveries(accentedEndpoint.id))[0]?.attempts)
+    expect(cut!.status_code).toBe(500)
+    expect(cut!.response_body).toBe(`x${'é'.repeat(2_047)}`)
+    expect(Buffer.byteLength(cut!.response_body!)).toBe(4_095)
+  })
+
+  it('another account’s key gets 404 on every endpoint and delivery route, and changes nothing', async () => {
+    const r = await receiver(() => 500)
+    const { data, secret } = await endpoint(r.url)
+    await emit('order.paid', { order_id: 'owned' })
+    const [failed] = await eventually(async () => {
+      const list = await deliveries(data.id)
+      return list[0]?.status === 'failed' ? list : null
+    })
+    const callsBefore = r.received.length
+
+    const intruder = await signupCreator(svc.api)
+    const intruderKey = await intruder.key(['read:webhooks', 'write:webhooks'])
+    const since = new Date(Date.now() - 3_600_000).toISOString()
+    const calls: [string, string, object?][] = [
+      ['GET', `/api/v1/webhooks/${data.id}`],
+      ['PATCH', `/api/v1/webhooks/${data.id}`, { url: 'http://127.0.0.1:9/stolen' }],
+      ['PATCH', `/api/v1/webhooks/${data.id}`, { is_active: false }],
+      ['POST', `/api/v1/webhooks/${data.id}/rotate-secret`],
+      ['POST', `/api/v1/webhooks/${data.id}/test`],
+      ['GET', `/api/v1/webhooks/${data.id}/deliveries`],
+      ['POST', `/api/v1/webhook-deliveries/${failed!.id}/retry`],
+      ['POST', `/api/v1/webhooks/${data.id}/retry`, { since }],
+      ['DELETE', `/api/v1/webhooks/${data.id}`],
+    ]
+    for (const [method, path, body] of calls) {
+      const res = await svc.api(method, path, { key: intruderKey, ...(body ? { body } : {}) })
+      expect(res.status, `${method} ${path}`).toBe(404)
+      expect(res.body, `${method} ${path}`).toMatchObject({ error: expect.any(String) })
+    }
+
+    // The owner's endpoint is untouched: same url, active, secret not rotated, no test event
+    // queued, the failed delivery not retried, not deleted.
+    const after = await svc.api('GET', `/api/v1/webhooks/${data.id}`, { key })
+    expect(after.status).toBe(200)
+    expect(after.body.data).toEqual(data)
+    const log = await deliveries(data.id)
+    expect(log.map((d) => [d.id, d.status, d.attempts.length])).toEqual([[failed!.id, 'failed', 5]])
+    await emit('order.paid', { order_id: 'after' })
+    await eventually(async () => r.received.length > callsBefore)
+    const signedWith = r.received.at(-1)!
+    expect(standardWebhookValid(secret, signedWith.headers, signedWith.raw)).toBe(true)
+    expect(r.received.slice(callsBefore).every((x) => x.body.event === 'order.paid')).toBe(true)
+  })
+
   it('a host name that resolves to loopback is refused at send time too (DNS changed after creation)', async () => {
     const guarded = await startTestService({ ALLOW_HTTP_WEBHOOKS: '0' })
     try {
