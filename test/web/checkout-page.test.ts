@@ -1,43 +1,27 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { signupCreator } from '../setup/actors.ts'
-import { openBrowser, screenshot } from '../setup/browser.ts'
-import { createProduct, VALID_CPF } from '../setup/purchase.ts'
+import { openBrowser, screenshot, screenshotName } from '../setup/browser.ts'
+import { VALID_CPF } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
+import { type CheckoutProduct, checkoutProducts, fillBuyer } from './checkout-fixtures.ts'
 
 let svc: TestService
-let oneTime: { id: string; slug: string }
-let recurring: { id: string; slug: string }
+let key: string
+let oneTime: CheckoutProduct
+let recurring: CheckoutProduct
 let browser: Awaited<ReturnType<typeof openBrowser>>
 
 beforeAll(async () => {
   svc = await startTestService()
-  const key = await (await signupCreator(svc.api)).key(['write:products'])
-  oneTime = await createProduct(svc.api, key, {
-    name: 'Curso de Cerâmica',
-    plans: [{ name: 'Vitalício', price: 197 }],
-  })
-  recurring = await createProduct(svc.api, key, {
-    name: 'Clube do Livro',
-    billing: 'recurring',
-    plans: [
-      { name: 'Mensal', price: 39.9 },
-      { name: 'Anual', price: 399, interval: 'year' },
-    ],
-  })
+  key = await (await signupCreator(svc.api)).key(['write:products', 'read:orders'])
+  ;({ oneTime, recurring } = await checkoutProducts(svc.api, key))
 })
 afterAll(() => svc?.stop())
 beforeEach(async () => {
   browser = await openBrowser()
 })
-afterEach(() => browser?.close())
-
-async function fillBuyer(email: string) {
-  const { page } = browser
-  await page.getByLabel('Nome completo').fill('Carla Compradora')
-  await page.getByLabel('E-mail').fill(email)
-  await page.getByLabel('CPF ou CNPJ').fill(VALID_CPF)
-  await page.getByLabel('Celular').fill('(21) 99876-5432')
-}
+// Every test leaves a screenshot of where it ended, passed or failed.
+afterEach(({ task }) => browser?.close(`final-${screenshotName(task.name)}`))
 
 describe(`hosted checkout in Chromium (${engine})`, () => {
   it('buys with PIX: QR and copy-paste shown, paid through the sandbox, redirected to success', async () => {
@@ -45,7 +29,7 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     await page.goto(`${svc.url}/checkout/${oneTime.slug}`)
     await expect.poll(() => page.locator('h1').textContent()).toBe('Curso de Cerâmica')
     expect(await page.locator('#preco').textContent()).toBe('R$ 197,00')
-    await fillBuyer('carla.pix@example.com')
+    await fillBuyer(browser.page, 'carla.pix@example.com')
     const created = page.waitForResponse((r) => r.url().endsWith('/api/checkout/create'))
     await page.getByRole('button', { name: 'Gerar PIX' }).click()
     const order = await (await created).json()
@@ -70,7 +54,7 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     expect(await page.locator('#campos-cartao').isHidden()).toBe(true)
     await page.getByLabel('Anual — R$ 399,00/ano').check()
     expect(await page.locator('#preco').textContent()).toBe('R$ 399,00/ano')
-    await fillBuyer('carla.cartao@example.com')
+    await fillBuyer(browser.page, 'carla.cartao@example.com')
     await page.getByLabel('Cartão de crédito').check()
     expect(await page.locator('#campos-cartao').isVisible()).toBe(true)
     await page.getByLabel('Número do cartão').fill('4000 0000 0000 0002')
@@ -94,12 +78,13 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     expect(JSON.stringify(sent)).not.toContain('4242 4242')
     await page.waitForURL(/\/success\?order_id=/, { timeout: 10_000 })
     await expect.poll(() => page.locator('h1').textContent()).toBe('Pagamento confirmado!')
+    await screenshot(page, 'checkout-card-paid')
   })
 
   it('buys with boleto: digitable line, barcode image and due date, then paid', async () => {
     const { page } = browser
     await page.goto(`${svc.url}/checkout/${recurring.slug}`)
-    await fillBuyer('carla.boleto@example.com')
+    await fillBuyer(browser.page, 'carla.boleto@example.com')
     await page.getByLabel('Boleto', { exact: true }).check()
     const created = page.waitForResponse((r) => r.url().endsWith('/api/checkout/create'))
     await page.getByRole('button', { name: 'Gerar boleto' }).click()
@@ -121,7 +106,7 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
   it('checks CPF/CNPJ check digits in the page before sending anything', async () => {
     const { page } = browser
     await page.goto(`${svc.url}/checkout/${oneTime.slug}`)
-    await fillBuyer('carla.cpf@example.com')
+    await fillBuyer(browser.page, 'carla.cpf@example.com')
     await page.getByLabel('CPF ou CNPJ').fill('529.982.247-24')
     let created = false
     page.on('request', (r) => {
@@ -133,18 +118,34 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     expect(created).toBe(false)
   })
 
-  it('carries the affiliate cookie to a later visit without ref (last click wins)', async () => {
+  it('carries the affiliate cookie to a later visit without ref: last click wins and earns the commission', async () => {
+    const enrol = async (email: string, percent: number) =>
+      (
+        await svc.api('POST', `/api/v1/products/${oneTime.id}/affiliates`, {
+          key,
+          body: { email, commission_percent: percent },
+        })
+      ).body.data as { id: string; code: string }
+    const first = await enrol('primeira.afiliada@example.com', 10)
+    const last = await enrol('ultima.afiliada@example.com', 25)
     const { page } = browser
-    await page.goto(`${svc.url}/checkout/${oneTime.slug}?ref=PRIMEIRO`)
-    await page.goto(`${svc.url}/checkout/${oneTime.slug}?ref=AFILIADA42`)
+    await page.goto(`${svc.url}/checkout/${oneTime.slug}?ref=${first.code}`)
+    await page.goto(`${svc.url}/checkout/${oneTime.slug}?ref=${last.code}`)
     await page.goto(`${svc.url}/checkout/${oneTime.slug}`)
     const cookie = (await browser.context.cookies()).find((c) => c.name === 'vitrine_ref')
-    expect(cookie?.value).toBe('AFILIADA42')
-    expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(29 * 86_400)
-    await fillBuyer('carla.afiliada@example.com')
-    const request = page.waitForRequest((r) => r.url().endsWith('/api/checkout/create'))
+    expect(cookie?.value).toBe(last.code)
+    expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(29.9 * 86_400)
+    expect(cookie!.expires - Date.now() / 1000).toBeLessThanOrEqual(30 * 86_400)
+    await fillBuyer(browser.page, 'carla.afiliada@example.com')
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/checkout/create'))
     await page.getByRole('button', { name: 'Gerar PIX' }).click()
-    expect((await request).postDataJSON().affiliate_code).toBe('AFILIADA42')
+    const response = await created
+    expect(response.request().postDataJSON().affiliate_code).toBe(last.code)
+    const order = await svc.api('GET', `/api/v1/orders/${(await response.json()).order_id}`, {
+      key,
+    })
+    // 25 % of R$ 197,00, snapshotted on the order at checkout.
+    expect(order.body.data).toMatchObject({ affiliate_id: last.id, affiliate_commission: 49.25 })
   })
 
   it('pre-fills from ?session= and keeps the session up to date as the buyer types', async () => {
