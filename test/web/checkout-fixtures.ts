@@ -6,6 +6,7 @@ import type { ApiClient } from '../setup/service.ts'
 export interface CheckoutProduct {
   id: string
   slug: string
+  plans: { id: string; name: string }[]
 }
 
 /** A one_time product at R$ 197,00 and a recurring one with a monthly and a yearly plan. */

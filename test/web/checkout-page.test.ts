@@ -81,6 +81,35 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     await screenshot(page, 'checkout-card-paid')
   })
 
+  it('offers PIX only, without a card form, for a one_time product', async () => {
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${oneTime.slug}`)
+    const methods = page.getByRole('group', { name: 'Forma de pagamento' }).getByRole('radio')
+    expect(await methods.count()).toBe(1)
+    expect(await methods.first().getAttribute('value')).toBe('pix')
+    expect(await page.locator('#campos-cartao, #card_number, #installments').count()).toBe(0)
+  })
+
+  it("installments 1–12 follow the chosen plan's price", async () => {
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${recurring.slug}?plan=${recurring.plans[1]!.id}`)
+    await page.getByLabel('Cartão de crédito').check()
+    const options = () => page.getByLabel('Parcelas').locator('option').allTextContents()
+    const yearly = await options()
+    expect(yearly).toHaveLength(12)
+    expect(yearly[0]).toBe('1x de R$ 399,00 à vista')
+    expect(yearly[11]).toBe('12x de R$ 33,25 sem juros')
+    await page.getByLabel('Parcelas').selectOption('3')
+    await page.getByLabel('Mensal — R$ 39,90/mês').check()
+    const monthly = await options()
+    expect(monthly[0]).toBe('1x de R$ 39,90 à vista')
+    expect(monthly[1]).toBe('2x de R$ 19,95 sem juros')
+    expect(monthly[11]).toBe('12x de R$ 3,33 sem juros')
+    expect(await page.getByLabel('Parcelas').inputValue()).toBe('3')
+    await page.getByLabel('Anual — R$ 399,00/ano').check()
+    expect((await options())[2]).toBe('3x de R$ 133,00 sem juros')
+  })
+
   it('buys with boleto: digitable line, barcode image and due date, then paid', async () => {
     const { page } = browser
     await page.goto(`${svc.url}/checkout/${recurring.slug}`)
