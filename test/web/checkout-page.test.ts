@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { signupCreator } from '../setup/actors.ts'
 import { openBrowser, screenshot, screenshotName } from '../setup/browser.ts'
-import { VALID_CPF } from '../setup/purchase.ts'
+import { createProduct, VALID_CPF } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
 import { type CheckoutProduct, checkoutProducts, fillBuyer } from './checkout-fixtures.ts'
 
@@ -39,6 +39,12 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     expect(await page.locator('#pix-codigo').inputValue()).toBe(order.pix.copy_paste)
     expect(await page.locator('#pix-qr').getAttribute('src')).toMatch(/^data:image\/png;base64,/)
     expect(await page.locator('#pix-tempo').textContent()).toMatch(/^(29|30):\d\d$/)
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: svc.url,
+    })
+    await page.getByRole('button', { name: 'Copiar código' }).click()
+    await expect.poll(() => page.locator('#pix-copiar').textContent()).toBe('Código copiado!')
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(order.pix.copy_paste)
     await screenshot(page, 'checkout-pix-qr')
 
     const paid = await svc.api('POST', `/sandbox/charges/${order.charge_id}/pay`)
@@ -46,6 +52,22 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     await page.waitForURL(/\/success\?order_id=/, { timeout: 10_000 })
     await expect.poll(() => page.locator('h1').textContent()).toBe('Pagamento confirmado!')
     await screenshot(page, 'checkout-pix-success')
+  })
+
+  it("redirects a paid PIX to the product's success_url when it has one", async () => {
+    const withSuccessUrl = await createProduct(svc.api, key, {
+      name: 'Oficina de Encadernação',
+      success_url: `${svc.url}/health?obrigado=1`,
+    })
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${withSuccessUrl.slug}`)
+    await fillBuyer(page, 'carla.obrigado@example.com')
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/checkout/create'))
+    await page.getByRole('button', { name: 'Gerar PIX' }).click()
+    const order = await (await created).json()
+    await page.locator('#pix').waitFor({ state: 'visible' })
+    await svc.api('POST', `/sandbox/charges/${order.charge_id}/pay`)
+    await page.waitForURL(`${svc.url}/health?obrigado=1`, { timeout: 10_000 })
   })
 
   it('buys a subscription plan with a card tokenized in the page; a declined card shows the error', async () => {
@@ -79,6 +101,38 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     await page.waitForURL(/\/success\?order_id=/, { timeout: 10_000 })
     await expect.poll(() => page.locator('h1').textContent()).toBe('Pagamento confirmado!')
     await screenshot(page, 'checkout-card-paid')
+  })
+
+  it('applies ?coupon= to every plan, the installments and the order; a bad coupon is said so', async () => {
+    const coupon = await svc.api('POST', `/api/v1/products/${recurring.id}/coupons`, {
+      key,
+      body: { code: 'LEITOR10', percent_off: 10 },
+    })
+    expect(coupon.status).toBe(201)
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${recurring.slug}?coupon=leitor10`)
+    expect(await page.locator('#preco').textContent()).toBe('R$ 35,91/mês')
+    expect(await page.locator('#preco-original').textContent()).toBe('R$ 39,90')
+    expect(await page.getByText('Cupom LEITOR10 aplicado').isVisible()).toBe(true)
+    await page.getByLabel('Anual — R$ 359,10/ano').check()
+    expect(await page.locator('#preco').textContent()).toBe('R$ 359,10/ano')
+    expect(await page.locator('#preco-original').textContent()).toBe('R$ 399,00')
+    await page.getByLabel('Cartão de crédito').check()
+    expect(await page.getByLabel('Parcelas').locator('option').first().textContent()).toBe(
+      '1x de R$ 359,10 à vista',
+    )
+    await page.getByLabel('PIX', { exact: true }).check()
+    await fillBuyer(page, 'carla.cupom@example.com')
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/checkout/create'))
+    await page.getByRole('button', { name: 'Gerar PIX' }).click()
+    const response = await created
+    expect(response.request().postDataJSON().coupon_code).toBe('LEITOR10')
+    expect((await response.json()).amount).toBe(359.1)
+    await screenshot(page, 'checkout-coupon-pix')
+
+    await page.goto(`${svc.url}/checkout/${recurring.slug}?coupon=NAOEXISTE`)
+    expect(await page.getByRole('status').first().textContent()).toBe('Cupom inválido: NAOEXISTE')
+    expect(await page.locator('#preco').textContent()).toBe('R$ 39,90/mês')
   })
 
   it('offers PIX only, without a card form, for a one_time product', async () => {
@@ -182,14 +236,21 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
       body: { product_id: oneTime.id, email: 'carla.sessao@example.com' },
     })
     const { session_id: id, session_token: token } = opened.body
+    await svc.api('POST', `/api/v1/products/${oneTime.id}/coupons`, {
+      key,
+      body: { code: 'VOLTEI', amount_off: 20 },
+    })
     await svc.api('PATCH', `/api/checkout/sessions/${id}`, {
-      body: { session_token: token, name: 'Carla Sessão', cpf: VALID_CPF },
+      body: { session_token: token, name: 'Carla Sessão', cpf: VALID_CPF, coupon_code: 'voltei' },
     })
     const { page } = browser
     await page.goto(`${svc.url}/checkout/${oneTime.slug}?session=${id}`)
     expect(await page.getByLabel('E-mail').inputValue()).toBe('carla.sessao@example.com')
     expect(await page.getByLabel('Nome completo').inputValue()).toBe('Carla Sessão')
     expect(await page.getByLabel('CPF ou CNPJ').inputValue()).toBe(VALID_CPF)
+    // The coupon the buyer had comes back with the session.
+    expect(await page.locator('#preco').textContent()).toBe('R$ 177,00')
+    expect(await page.getByText('Cupom VOLTEI aplicado').isVisible()).toBe(true)
     await screenshot(page, 'checkout-session-prefilled')
 
     await page.getByLabel('Celular').fill('(31) 98888-7777')

@@ -43,15 +43,23 @@ export const checkoutPages: RouteModule = (app, deps) => {
         })
       }
 
+      const session =
+        q.session && /^[0-9a-f-]{36}$/i.test(q.session)
+          ? await findSession(deps.db, q.session)
+          : undefined
+      const sameProduct = session?.product_id === product.id ? session : undefined
+
+      // A recovery link (?session=) brings back the coupon the buyer had, unless the URL has one.
+      const couponCode = q.coupon ?? sameProduct?.coupon_code ?? undefined
       let coupon: { code: string; error: string | null } | null = null
       const discounts = new Map<string, number>()
-      if (q.coupon) {
-        coupon = { code: q.coupon.toUpperCase(), error: null }
+      if (couponCode) {
+        coupon = { code: couponCode.toUpperCase(), error: null }
         try {
           for (const plan of plans) {
             discounts.set(
               plan.id,
-              (await priceWithCoupon(deps.db, deps, product.id, plan.price_cents, q.coupon))
+              (await priceWithCoupon(deps.db, deps, product.id, plan.price_cents, couponCode))
                 .amountCents,
             )
           }
@@ -62,11 +70,6 @@ export const checkoutPages: RouteModule = (app, deps) => {
         }
       }
 
-      const session =
-        q.session && /^[0-9a-f-]{36}$/i.test(q.session)
-          ? await findSession(deps.db, q.session)
-          : undefined
-      const sameProduct = session?.product_id === product.id ? session : undefined
       return reply.type('text/html').send(
         checkoutPage({
           product,
