@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { signupCreator } from '../setup/actors.ts'
 import { openBrowser, screenshot, screenshotName, type TestBrowser } from '../setup/browser.ts'
 import { engine, startTestService, type TestService } from '../setup/service.ts'
-import { focusedId } from './a11y.ts'
+import { contrastFailures, focusedId, scrollsSideways } from './a11y.ts'
 import { type CheckoutProduct, checkoutProducts, fillBuyer } from './checkout-fixtures.ts'
 
 let svc: TestService
@@ -43,6 +43,8 @@ describe(`PIX expiry in the hosted checkout (${engine})`, () => {
     expect(await focusedId(page)).toBe('expirado')
     expect(await page.locator('#pix').isHidden()).toBe(true)
     expect(await notice.textContent()).toContain('Nenhuma cobrança foi feita.')
+    expect(await contrastFailures(page)).toEqual([])
+    expect(await scrollsSideways(page)).toBe(false)
     await screenshot(page, 'checkout-pix-expired')
 
     await notice.getByRole('button', { name: 'Começar de novo' }).click()

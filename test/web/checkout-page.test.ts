@@ -3,6 +3,7 @@ import { signupCreator } from '../setup/actors.ts'
 import { openBrowser, screenshot, screenshotName } from '../setup/browser.ts'
 import { createProduct, VALID_CPF } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
+import { contrastFailures, focusedId } from './a11y.ts'
 import { type CheckoutProduct, checkoutProducts, fillBuyer } from './checkout-fixtures.ts'
 
 let svc: TestService
@@ -51,6 +52,10 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     expect(paid.body.callback_status).toBe(200)
     await page.waitForURL(/\/success\?order_id=/, { timeout: 10_000 })
     await expect.poll(() => page.locator('h1').textContent()).toBe('Pagamento confirmado!')
+    expect(await page.getByRole('link', { name: 'Ir para a área de membros' }).isVisible()).toBe(
+      true,
+    )
+    expect(await contrastFailures(page)).toEqual([])
     await screenshot(page, 'checkout-pix-success')
   })
 
@@ -86,6 +91,8 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     await page.getByLabel('Parcelas').selectOption('3')
     await page.getByRole('button', { name: 'Pagar com cartão' }).click()
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('Cartão recusado')
+    expect(await focusedId(page)).toBe('erro-geral')
+    expect(await contrastFailures(page)).toEqual([])
     await screenshot(page, 'checkout-card-declined')
 
     await page.getByLabel('Número do cartão').fill('4242 4242 4242 4242')
