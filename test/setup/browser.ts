@@ -4,18 +4,28 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BrowserContext, chromium, type Page } from 'playwright-core'
 
-export const SCREENSHOTS = 'test-results/screenshots'
+/** Kept with the test output (gitignored), one folder per engine so both runs stay side by side. */
+export const SCREENSHOTS = join(
+  'test-results',
+  'screenshots',
+  process.env.TEST_DATABASE_URL || process.env.DATABASE_URL ? 'postgres' : 'pglite',
+)
 
-export async function openBrowser(): Promise<{
+export interface TestBrowser {
   context: BrowserContext
   page: Page
-  close(): Promise<void>
-}> {
+  /** Closes the browser; with a name, first keeps a screenshot of the final state (pass or fail). */
+  close(finalScreenshot?: string): Promise<void>
+}
+
+export async function openBrowser(
+  viewport: { width: number; height: number } = { width: 360, height: 800 },
+): Promise<TestBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'vitrine-chromium-'))
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    viewport: { width: 360, height: 800 },
+    viewport,
     locale: 'pt-BR',
     args: [
       '--headless',
@@ -32,12 +42,23 @@ export async function openBrowser(): Promise<{
   return {
     context,
     page,
-    async close() {
+    async close(finalScreenshot) {
+      if (finalScreenshot) await screenshot(page, finalScreenshot).catch(() => {})
       await context.close()
       rmSync(profile, { recursive: true, force: true })
     },
   }
 }
+
+/** A file-name-safe version of a test's name. */
+export const screenshotName = (testName: string) =>
+  testName
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\w]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase()
+    .slice(0, 80)
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true })

@@ -36,6 +36,12 @@
     return !message
   }
 
+  // Same format as the server's formatBrl: "R$ 1.234,56".
+  function brl(cents) {
+    const reais = String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, '.')
+    return `R$ ${reais},${String(cents % 100).padStart(2, '0')}`
+  }
+
   // Checkout session: created when the e-mail is known, then patched as the buyer types.
   let session = cfg.session
   let patchTimer
@@ -66,6 +72,7 @@
           name: f.name.value,
           cpf: f.cpf.value,
           phone: f.phone.value,
+          ...(cfg.coupon ? { coupon_code: cfg.coupon } : {}),
         }),
       })
     }, 600)
@@ -82,11 +89,19 @@
   }
   function refresh() {
     const plan = selectedPlan()
-    $('preco').textContent = plan.priceLabel
+    $('preco').textContent = brl(plan.amount) + plan.suffix
     $('preco-original').textContent = plan.originalLabel || ''
     const card = selectedMethod() === 'card'
-    $('campos-cartao').hidden = !card
-    for (const el of $('campos-cartao').querySelectorAll('input, select')) el.required = card
+    const cardFields = $('campos-cartao')
+    if (cardFields) {
+      cardFields.hidden = !card
+      for (const el of cardFields.querySelectorAll('input, select')) el.required = card
+      // Installments follow the chosen plan's price.
+      for (const option of form.elements.installments.options) {
+        const n = Number(option.value)
+        option.textContent = `${n}x de ${brl(Math.ceil(plan.amount / n))}${n === 1 ? ' à vista' : ' sem juros'}`
+      }
+    }
     $('pagar').textContent = card
       ? 'Pagar com cartão'
       : selectedMethod() === 'boleto'
@@ -110,6 +125,7 @@
         validCpf(f.cpf.value) || validCnpj(f.cpf.value) ? '' : 'CPF ou CNPJ inválido.',
       ) && ok
     ok = fieldError('phone', validPhone(f.phone.value) ? '' : 'Informe um celular com DDD.') && ok
+    if (!ok) form.querySelector('[aria-invalid="true"]').focus()
     return ok
   }
 
@@ -139,6 +155,7 @@
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
     $('erro-geral').hidden = true
+    $('expirado').hidden = true
     if (!validate()) return
     const button = $('pagar')
     button.disabled = true
@@ -168,15 +185,19 @@
         body: JSON.stringify(body),
       })
       const result = await res.json()
+      // The countdown runs on the server's time: the Date header corrects a skewed device clock.
+      const serverNow = Date.parse(res.headers.get('date'))
+      skewMs = Number.isNaN(serverNow) ? 0 : serverNow - Date.now()
       if (!res.ok)
         throw new Error(
           result.error === 'Validation failed' ? 'Confira os dados do formulário.' : result.error,
         )
-      if (result.status === 'paid') return follow(result.order_id)
+      const attempt = ++attempts
+      if (result.status === 'paid') return follow(result.order_id, attempt)
       form.hidden = true
-      if (result.pix) showPix(result)
+      if (result.pix) showPix(result, attempt)
       if (result.boleto) showBoleto(result)
-      follow(result.order_id)
+      follow(result.order_id, attempt)
     } catch (error) {
       showError(error.message || 'Não foi possível concluir. Tente de novo.')
     } finally {
@@ -185,29 +206,57 @@
     }
   })
 
-  function showPix(result) {
+  // Each generated charge is an attempt; a newer one silences the timers of the older.
+  let attempts = 0
+  let skewMs = 0
+
+  $('pix-copiar').addEventListener('click', async () => {
+    const code = $('pix-codigo').value
+    try {
+      await navigator.clipboard.writeText(code)
+    } catch {
+      $('pix-codigo').select()
+      document.execCommand('copy')
+    }
+    $('pix-copiar').textContent = 'Código copiado!'
+    $('pix-situacao').textContent = 'Código copiado. Aguardando pagamento…'
+  })
+
+  function showPix(result, attempt) {
     $('pix').hidden = false
     $('pix-qr').src = result.pix.qr_code
     $('pix-codigo').value = result.pix.copy_paste
-    $('pix-copiar').addEventListener('click', async () => {
-      try {
-        await navigator.clipboard.writeText(result.pix.copy_paste)
-      } catch {
-        $('pix-codigo').select()
-        document.execCommand('copy')
-      }
-      $('pix-copiar').textContent = 'Código copiado!'
-    })
+    $('pix-copiar').textContent = 'Copiar código'
+    $('pix-situacao').textContent = 'Aguardando pagamento…'
     const expires = Date.parse(result.pix.expires_at)
     const tick = () => {
-      const left = Math.max(0, Math.round((expires - Date.now()) / 1000))
+      if (attempt !== attempts) return
+      const left = Math.max(0, Math.round((expires - Date.now() - skewMs) / 1000))
       $('pix-tempo').textContent =
         `${String(Math.floor(left / 60)).padStart(2, '0')}:${String(left % 60).padStart(2, '0')}`
       if (left > 0) setTimeout(tick, 1000)
+      else showExpired('pix')
     }
     tick()
     $('pix').focus()
   }
+
+  // Expired (or failed) charge: say so and offer to start again with the form still filled in.
+  function showExpired(method) {
+    if (!$('expirado').hidden) return
+    $('pix').hidden = true
+    $('boleto').hidden = true
+    $('expirado-titulo').textContent =
+      method === 'boleto' ? 'O boleto venceu' : 'O código PIX expirou'
+    $('expirado').hidden = false
+    $('expirado').focus()
+  }
+  $('recomecar').addEventListener('click', () => {
+    attempts++
+    $('expirado').hidden = true
+    form.hidden = false
+    $('pagar').focus()
+  })
 
   function showBoleto(result) {
     $('boleto').hidden = false
@@ -216,19 +265,21 @@
       `${l.slice(0, 5)}.${l.slice(5, 10)} ${l.slice(10, 15)}.${l.slice(15, 21)} ${l.slice(21, 26)}.${l.slice(26, 32)} ${l[32]} ${l.slice(33)}`
     $('boleto-vencimento').textContent = result.boleto.due_date.split('-').reverse().join('/')
     if (result.boleto.barcode_image) $('boleto-barras').src = result.boleto.barcode_image
+    $('boleto').focus()
   }
 
   // The page polls the order every 2 s; the gateway callback, not this redirect, unlocks access.
-  function follow(orderId) {
+  // Polling outlives the local countdown: a payment confirmed at the last second still redirects.
+  function follow(orderId, attempt) {
     const poll = async () => {
-      const res = await fetch(`/api/orders/${orderId}/status`)
-      const order = res.ok ? await res.json() : null
+      if (attempt !== attempts) return
+      const res = await fetch(`/api/orders/${orderId}/status`).catch(() => null)
+      const order = res?.ok ? await res.json() : null
+      if (attempt !== attempts) return
       if (order && order.status === 'paid' && order.redirect_url)
         return window.location.assign(order.redirect_url)
-      if (order && (order.status === 'expired' || order.status === 'failed')) {
-        $('pix').hidden = true
-        return showError('O pagamento expirou. Recarregue a página para gerar um novo.')
-      }
+      if (order && (order.status === 'expired' || order.status === 'failed'))
+        return showExpired(selectedMethod())
       setTimeout(poll, 2000)
     }
     poll()

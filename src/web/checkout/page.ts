@@ -31,16 +31,19 @@ export interface CheckoutView {
 const INTERVAL = { month: '/mês', year: '/ano' } as Record<string, string>
 const METHOD_LABEL = { pix: 'PIX', card: 'Cartão de crédito', boleto: 'Boleto' } as const
 
+// Borders and focus rings keep 3:1 against white (WCAG 1.4.11); text keeps 4.5:1.
 const CSS = `
 [hidden]{display:none!important}form,section{display:grid;gap:12px}label{font-weight:600;font-size:.95rem}
-input,select,button,textarea{font:inherit;width:100%;padding:12px;border:1px solid #c8c8d0;border-radius:8px;background:#fff}
-input:focus,select:focus,button:focus,textarea:focus{outline:3px solid #5b2bd633;border-color:#5b2bd6}
+input,select,button,textarea{font:inherit;width:100%;padding:12px;border:1px solid #8a8a94;border-radius:8px;background:#fff;color:inherit}
+input:focus,select:focus,textarea:focus{border-color:#5b2bd6}
 input[aria-invalid=true]{border-color:#c0262d}.erro{color:#c0262d;font-size:.9rem;min-height:1em;margin:0}
 fieldset{border:0;padding:0;margin:0;display:grid;gap:8px}legend{font-weight:600;margin-bottom:4px}
-.opcao{display:flex;gap:8px;align-items:center;border:1px solid #c8c8d0;border-radius:8px;padding:10px;font-weight:400}
-.opcao input{width:auto}button{background:#5b2bd6;color:#fff;border:0;font-weight:700;cursor:pointer}
+.opcao{display:flex;gap:8px;align-items:center;border:1px solid #8a8a94;border-radius:8px;padding:10px;font-weight:400}
+.opcao:has(input:checked){border-color:#5b2bd6;box-shadow:inset 0 0 0 1px #5b2bd6}
+.opcao input{width:auto;margin:0}button{background:#5b2bd6;color:#fff;border:0;font-weight:700;cursor:pointer}
 button[disabled]{opacity:.6}.preco{font-size:1.6rem;font-weight:800}.grid2{display:grid;grid-template-columns:1fr 1fr;gap:12px}
 #pix img{width:min(280px,100%);height:auto;image-rendering:pixelated;margin:0 auto;display:block}
+#boleto img{max-width:100%;height:auto;display:block}textarea{resize:vertical;word-break:break-all}
 @media (max-width:400px){.grid2{grid-template-columns:1fr}}
 .alerta{background:#fdecec;color:#8a1c21;padding:12px;border-radius:8px}`
 
@@ -53,6 +56,7 @@ function planOption(view: CheckoutView, plan: CheckoutView['plans'][number]): Sa
 }
 
 export function checkoutPage(view: CheckoutView): string {
+  // one_time products are sold by PIX only, so they get neither the card form nor boleto.
   const methods =
     view.product.billing === 'one_time' ? (['pix'] as const) : (['pix', 'card', 'boleto'] as const)
   const selected = view.plans.find((p) => p.id === view.selectedPlanId) ?? view.plans[0]!
@@ -60,8 +64,8 @@ export function checkoutPage(view: CheckoutView): string {
     productId: view.product.id,
     plans: view.plans.map((p) => ({
       id: p.id,
-      priceLabel:
-        formatBrl(p.discountedCents ?? p.priceCents) + (p.interval ? INTERVAL[p.interval] : ''),
+      amount: p.discountedCents ?? p.priceCents,
+      suffix: p.interval ? INTERVAL[p.interval] : '',
       originalLabel: p.discountedCents === null ? '' : formatBrl(p.priceCents),
     })),
     coupon: view.coupon && !view.coupon.error ? view.coupon.code : null,
@@ -69,34 +73,25 @@ export function checkoutPage(view: CheckoutView): string {
     session: view.session,
     tokenizeUrl: view.tokenizeUrl,
   }
-  const installments = Array.from({ length: 12 }, (_, i) => i + 1)
   const total = selected.discountedCents ?? selected.priceCents
   const body = html`
 <div class="card"><h1>${view.product.name}</h1>
   ${view.product.description ? html`<p class="muted">${view.product.description}</p>` : ''}
-  <p><s id="preco-original" class="muted"></s> <span id="preco" class="preco">${formatBrl(total)}</span></p>
+  <p aria-live="polite"><s id="preco-original" class="muted"></s> <span id="preco" class="preco">${formatBrl(total)}</span></p>
   ${view.coupon?.error ? html`<p class="alerta" role="status">${view.coupon.error}: ${view.coupon.code}</p>` : ''}
   ${view.coupon && !view.coupon.error ? html`<p class="muted">Cupom ${view.coupon.code} aplicado</p>` : ''}
 </div>
-<form id="checkout-form" class="card" novalidate>
+<form id="checkout-form" class="card" novalidate aria-label="Dados da compra">
   ${
     view.plans.length > 1
       ? html`<fieldset><legend>Plano</legend>${view.plans.map((p) => planOption(view, p))}</fieldset>`
       : html`<input type="hidden" name="plan_single" value="${selected.id}">`
   }
-  <div><label for="name">Nome completo</label>
-    <input id="name" name="name" autocomplete="name" required value="${view.prefill.name}" aria-describedby="erro-name">
-    <p id="erro-name" class="erro" aria-live="polite"></p></div>
-  <div><label for="email">E-mail</label>
-    <input id="email" name="email" type="email" autocomplete="email" required value="${view.prefill.email}" aria-describedby="erro-email">
-    <p id="erro-email" class="erro" aria-live="polite"></p></div>
+  ${field('name', 'Nome completo', view.prefill.name, html`autocomplete="name"`)}
+  ${field('email', 'E-mail', view.prefill.email, html`type="email" autocomplete="email"`)}
   <div class="grid2">
-    <div><label for="cpf">CPF ou CNPJ</label>
-      <input id="cpf" name="cpf" inputmode="text" autocomplete="off" required value="${view.prefill.cpf}" aria-describedby="erro-cpf">
-      <p id="erro-cpf" class="erro" aria-live="polite"></p></div>
-    <div><label for="phone">Celular</label>
-      <input id="phone" name="phone" type="tel" inputmode="tel" autocomplete="tel" required placeholder="(11) 98765-4321" value="${view.prefill.phone}" aria-describedby="erro-phone">
-      <p id="erro-phone" class="erro" aria-live="polite"></p></div>
+    ${field('cpf', 'CPF ou CNPJ', view.prefill.cpf, html`autocomplete="off"`)}
+    ${field('phone', 'Celular', view.prefill.phone, html`type="tel" inputmode="tel" autocomplete="tel" placeholder="(11) 98765-4321"`)}
   </div>
   <fieldset><legend>Forma de pagamento</legend>
     ${methods.map(
@@ -104,23 +99,7 @@ export function checkoutPage(view: CheckoutView): string {
         html`<label class="opcao"><input type="radio" name="method" value="${m}" ${i === 0 ? html`checked` : ''}> ${METHOD_LABEL[m]}</label>`,
     )}
   </fieldset>
-  <div id="campos-cartao" hidden>
-    <div><label for="card_number">Número do cartão</label>
-      <input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number"></div>
-    <div><label for="card_holder">Nome impresso no cartão</label>
-      <input id="card_holder" name="card_holder" autocomplete="cc-name"></div>
-    <div class="grid2">
-      <div><label for="card_expiry">Validade (MM/AA)</label>
-        <input id="card_expiry" name="card_expiry" inputmode="numeric" autocomplete="cc-exp" placeholder="12/30"></div>
-      <div><label for="card_cvv">CVV</label>
-        <input id="card_cvv" name="card_cvv" inputmode="numeric" autocomplete="cc-csc"></div>
-    </div>
-    <div><label for="installments">Parcelas</label>
-      <select id="installments" name="installments">${installments.map(
-        (n) =>
-          html`<option value="${n}">${n}x de ${formatBrl(Math.ceil(total / n))}${n === 1 ? ' à vista' : ' sem juros'}</option>`,
-      )}</select></div>
-  </div>
+  ${methods.length > 1 ? cardFields(total) : ''}
   <p id="erro-geral" class="alerta" role="alert" tabindex="-1" hidden></p>
   <button id="pagar" type="submit">Gerar PIX</button>
   <p class="muted">Pagamento processado com segurança. Seus dados de cartão vão direto para o processador de pagamentos.</p>
@@ -132,19 +111,58 @@ export function checkoutPage(view: CheckoutView): string {
   <label for="pix-codigo">PIX copia e cola</label>
   <textarea id="pix-codigo" rows="3" readonly></textarea>
   <button id="pix-copiar" type="button">Copiar código</button>
-  <p aria-live="polite">O código expira em <strong id="pix-tempo">30:00</strong>. Aguardando pagamento…</p>
+  <p>O código expira em <strong id="pix-tempo" role="timer">30:00</strong>.</p>
+  <p id="pix-situacao" role="status">Aguardando pagamento…</p>
 </section>
-<section id="boleto" class="card" hidden aria-labelledby="boleto-titulo">
+<section id="boleto" class="card" hidden tabindex="-1" aria-labelledby="boleto-titulo">
   <h2 id="boleto-titulo">Boleto gerado</h2>
   <img id="boleto-barras" alt="Código de barras do boleto">
   <label for="boleto-linha">Linha digitável</label>
   <textarea id="boleto-linha" rows="2" readonly></textarea>
   <p>Vencimento: <strong id="boleto-vencimento"></strong>. A compensação leva até 3 dias úteis.</p>
 </section>
+<section id="expirado" class="card" hidden tabindex="-1" aria-labelledby="expirado-titulo">
+  <h2 id="expirado-titulo">O prazo para pagamento terminou</h2>
+  <p id="expirado-texto">Nenhuma cobrança foi feita. Seus dados continuam preenchidos: gere um novo código para concluir a compra.</p>
+  <button id="recomecar" type="button">Começar de novo</button>
+</section>
 <script type="application/json" id="checkout-config">${jsonForScript(config)}</script>
 <script>${rawScript(CLIENT_JS)}</script>`
   return page(view.product.name, body, CSS)
 }
+
+/** A labelled text input with its error message, announced and tied to it by aria-describedby. */
+function field(name: string, label: string, value: string, attrs: Safe): Safe {
+  return html`<div><label for="${name}">${label}</label>
+    <input id="${name}" name="${name}" ${attrs} required value="${value}" aria-describedby="erro-${name}">
+    <p id="erro-${name}" class="erro" aria-live="polite"></p></div>`
+}
+
+/** Card fields (recurring products only): tokenized in the page, never sent to our server. */
+function cardFields(totalCents: number): Safe {
+  return html`<div id="campos-cartao" hidden>
+    <div><label for="card_number">Número do cartão</label>
+      <input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number"></div>
+    <div><label for="card_holder">Nome impresso no cartão</label>
+      <input id="card_holder" name="card_holder" autocomplete="cc-name"></div>
+    <div class="grid2">
+      <div><label for="card_expiry">Validade (MM/AA)</label>
+        <input id="card_expiry" name="card_expiry" inputmode="numeric" autocomplete="cc-exp" placeholder="12/30"></div>
+      <div><label for="card_cvv">CVV</label>
+        <input id="card_cvv" name="card_cvv" inputmode="numeric" autocomplete="cc-csc"></div>
+    </div>
+    <div><label for="installments">Parcelas</label>
+      <select id="installments" name="installments">${INSTALLMENTS.map(
+        (n) => html`<option value="${n}">${installmentLabel(totalCents, n)}</option>`,
+      )}</select></div>
+  </div>`
+}
+
+const INSTALLMENTS = Array.from({ length: 12 }, (_, i) => i + 1)
+
+/** Same text as client.js writes when the plan changes. */
+const installmentLabel = (totalCents: number, n: number) =>
+  `${n}x de ${formatBrl(Math.ceil(totalCents / n))}${n === 1 ? ' à vista' : ' sem juros'}`
 
 export function successPage(input: {
   productName: string

@@ -1,5 +1,6 @@
 // GET /checkout/<slug> (plan, coupon, ref, session), its success page, and a 404 page.
 import { z } from 'zod'
+import type { Executor } from '../../kit/db.ts'
 import { AppError } from '../../kit/errors.ts'
 import { priceWithCoupon } from '../../modules/catalog/coupons.ts'
 import { findBySlug } from '../../modules/catalog/service.ts'
@@ -11,29 +12,36 @@ import { checkoutPage, notFoundPage, successPage } from './page.ts'
 const REF_COOKIE = 'vitrine_ref'
 const REF_MAX_AGE_S = 30 * 86_400
 
-const Query = z.object({
-  plan: z.string().max(64).optional(),
-  coupon: z.string().max(64).optional(),
-  ref: z
-    .string()
-    .regex(/^[\w-]{1,64}$/)
-    .optional(),
-  session: z.string().max(64).optional(),
-})
+// A buyer arrives from links that others built: a repeated, mangled or overlong parameter
+// never turns the page into a JSON error. Repeated → the last one; bad values are ignored
+// (a bad coupon is shown as `Cupom inválido`).
+const Param = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) => (Array.isArray(v) ? v.at(-1) : v))
+const Query = z.object({ plan: Param, coupon: Param, ref: Param, session: Param })
+const REF = /^[\w-]{1,64}$/
+const SLUG = /^[a-z0-9-]{3,64}$/
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The active product behind a slug; an impossible slug is simply not found. */
+const productBySlug = async (db: Executor, slug: string) =>
+  SLUG.test(slug) ? findBySlug(db, slug) : null
 
 export const checkoutPages: RouteModule = (app, deps) => {
   app.get(
     '/checkout/:slug',
-    { schema: { hide: true, params: z.object({ slug: z.string().max(64) }), querystring: Query } },
+    { schema: { hide: true, params: z.object({ slug: z.string() }), querystring: Query } },
     async (request, reply) => {
-      const found = await findBySlug(deps.db, request.params.slug)
+      const found = await productBySlug(deps.db, request.params.slug)
       if (!found?.plans.length) return reply.code(404).type('text/html').send(notFoundPage())
       const { product, plans } = found
       const q = request.query
 
       // Last click wins: a new ref replaces the cookie; visits without ref keep using it.
-      let affiliateCode = request.cookies[REF_COOKIE] ?? null
-      if (q.ref) {
+      const cookie = request.cookies[REF_COOKIE]
+      let affiliateCode = cookie && REF.test(cookie) ? cookie : null
+      if (q.ref && REF.test(q.ref)) {
         affiliateCode = q.ref
         reply.setCookie(REF_COOKIE, q.ref, {
           path: '/',
@@ -43,15 +51,21 @@ export const checkoutPages: RouteModule = (app, deps) => {
         })
       }
 
+      const session =
+        q.session && UUID.test(q.session) ? await findSession(deps.db, q.session) : undefined
+      const sameProduct = session?.product_id === product.id ? session : undefined
+
+      // A recovery link (?session=) brings back the coupon the buyer had, unless the URL has one.
+      const couponCode = (q.coupon ?? sameProduct?.coupon_code)?.trim().slice(0, 64)
       let coupon: { code: string; error: string | null } | null = null
       const discounts = new Map<string, number>()
-      if (q.coupon) {
-        coupon = { code: q.coupon.toUpperCase(), error: null }
+      if (couponCode) {
+        coupon = { code: couponCode.toUpperCase(), error: null }
         try {
           for (const plan of plans) {
             discounts.set(
               plan.id,
-              (await priceWithCoupon(deps.db, deps, product.id, plan.price_cents, q.coupon))
+              (await priceWithCoupon(deps.db, deps, product.id, plan.price_cents, couponCode))
                 .amountCents,
             )
           }
@@ -62,11 +76,6 @@ export const checkoutPages: RouteModule = (app, deps) => {
         }
       }
 
-      const session =
-        q.session && /^[0-9a-f-]{36}$/i.test(q.session)
-          ? await findSession(deps.db, q.session)
-          : undefined
-      const sameProduct = session?.product_id === product.id ? session : undefined
       return reply.type('text/html').send(
         checkoutPage({
           product,
@@ -101,16 +110,15 @@ export const checkoutPages: RouteModule = (app, deps) => {
     {
       schema: {
         hide: true,
-        params: z.object({ slug: z.string().max(64) }),
-        querystring: z.object({ order_id: z.uuid().optional() }),
+        params: z.object({ slug: z.string() }),
+        querystring: z.object({ order_id: Param }),
       },
     },
     async (request, reply) => {
-      const found = await findBySlug(deps.db, request.params.slug)
+      const found = await productBySlug(deps.db, request.params.slug)
       if (!found) return reply.code(404).type('text/html').send(notFoundPage())
-      const order = request.query.order_id
-        ? await findOrder(deps.db, request.query.order_id)
-        : undefined
+      const orderId = request.query.order_id
+      const order = orderId && UUID.test(orderId) ? await findOrder(deps.db, orderId) : undefined
       const paid = order?.product_id === found.product.id && order.status === 'paid'
       return reply.type('text/html').send(
         successPage({

@@ -45,7 +45,13 @@ describe(`abandoned-cart recovery (${engine})`, () => {
     })
     expect(mail!.subject).toBe('Sua compra de Aquarela Básica está esperando por você')
     expect(mail!.text).toContain('Olá, Dora!')
-    expect(mail!.text).toContain(`/checkout/${product.slug}?session=${abandoned.body.session_id}`)
+    const link = `${svc.deps.config.checkoutUrl}/checkout/${product.slug}?session=${abandoned.body.session_id}`
+    expect(mail!.text).toContain(link)
+    // The link opens the checkout pre-filled with what the buyer had typed.
+    const page = await fetch(link.replace(svc.deps.config.checkoutUrl, svc.url))
+    const html = await page.text()
+    expect(html).toContain('value="sumiu@example.com"')
+    expect(html).toContain('value="Dora"')
 
     await svc.api('POST', '/sandbox/clock/advance', { body: { seconds: 3600 } })
     await new Promise((resolve) => setTimeout(resolve, 1_200))

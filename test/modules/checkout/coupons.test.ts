@@ -66,6 +66,29 @@ describe(`coupons (${engine})`, () => {
     expect(list.body.data.find((c: { code: string }) => c.code === 'CORRIDA').redemptions).toBe(3)
   })
 
+  it('a checkout retried with its Idempotency-Key, even concurrently, counts one redemption', async () => {
+    await coupon({ code: 'REPETE', amount_off: 5, max_redemptions: 10 })
+    const body = {
+      product_id: productId,
+      name: 'Beatriz Compradora',
+      email: 'repete@example.com',
+      cpf: '529.982.247-25',
+      phone: '(11) 98765-4321',
+      payment_method: 'pix',
+      coupon_code: 'REPETE',
+    }
+    const send = () =>
+      svc.api('POST', '/api/checkout/create', { body, headers: { 'idempotency-key': 'repete-1' } })
+    const burst = await Promise.all([send(), send(), send(), send()])
+    const retried = await send()
+    const created = [...burst, retried].filter((r) => r.status === 201)
+    expect(new Set(created.map((r) => r.body.order_id)).size).toBe(1)
+    expect(burst.every((r) => r.status === 201 || r.status === 409)).toBe(true)
+    expect(retried.status).toBe(201)
+    const list = await svc.api('GET', `/api/v1/products/${productId}/coupons`, { key })
+    expect(list.body.data.find((c: { code: string }) => c.code === 'REPETE').redemptions).toBe(1)
+  })
+
   it('an expired order gives its redemption back', async () => {
     await coupon({ code: 'VOLTA', percent_off: 10, max_redemptions: 1 })
     const first = await checkout(svc.api, productId, { coupon_code: 'VOLTA' })

@@ -5,6 +5,7 @@ import { engine, eventually, startTestService, type TestService } from '../../se
 
 let first: TestService
 let second: TestService
+let direct: TestService
 let productId: string
 
 beforeAll(async () => {
@@ -14,10 +15,16 @@ beforeAll(async () => {
     { TRUST_PROXY: '1', APP_SECRET: first.deps.appSecret },
     first.testDb,
   )
+  // Without TRUST_PROXY, X-Forwarded-For is the client's word and must not pick the bucket.
+  direct = await startTestService(
+    { TRUST_PROXY: '0', APP_SECRET: first.deps.appSecret },
+    first.testDb,
+  )
   const key = await (await signupCreator(first.api)).key(['write:products'])
   productId = (await createProduct(first.api, key)).id
 })
 afterAll(async () => {
+  await direct?.stop()
   await second?.stop()
   await first?.stop()
 })
@@ -27,6 +34,19 @@ const open = (svc: TestService, email: string, ip = '203.0.113.7') =>
     headers: { 'x-forwarded-for': ip },
     body: { product_id: productId, email },
   })
+
+/**
+ * The limit counts per clock minute: a burst that straddled a minute boundary would be split
+ * between two windows. Starts the burst at the beginning of a minute on every instance.
+ */
+async function startOfNextMinute() {
+  const now = first.deps.clock.now().getTime()
+  await first.deps.clock.advance(60_000 - (now % 60_000) + 100)
+  const target = first.deps.clock.now().getTime()
+  await eventually(async () =>
+    [second, direct].every((svc) => Math.abs(svc.deps.clock.now().getTime() - target) < 1000),
+  )
+}
 
 describe(`checkout sessions (${engine})`, () => {
   it('reuses the session of the same e-mail and product within 24 h, with the same token', async () => {
@@ -83,6 +103,7 @@ describe(`checkout sessions (${engine})`, () => {
   })
 
   it('31 creations from one IP across two instances: the 31st is 429 with Retry-After', async () => {
+    await startOfNextMinute()
     const statuses: number[] = []
     for (let i = 0; i < 30; i++) {
       const res = await open(i % 2 ? first : second, `burst-${i}@example.com`, '192.0.2.55')
@@ -94,6 +115,17 @@ describe(`checkout sessions (${engine})`, () => {
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(over.body.error).toBeTypeOf('string')
     expect((await open(second, 'other-ip@example.com', '192.0.2.56')).status).toBe(201)
+  })
+
+  it('without TRUST_PROXY a forged X-Forwarded-For does not escape the limit', async () => {
+    await startOfNextMinute()
+    const statuses: number[] = []
+    for (let i = 0; i < 31; i++) {
+      const res = await open(direct, `forged-${i}@example.com`, `198.18.0.${i}`)
+      statuses.push(res.status)
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true)
+    expect(statuses[30]).toBe(429)
   })
 
   it('a checkout with the session marks it converted', async () => {
