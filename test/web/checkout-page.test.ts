@@ -271,6 +271,27 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     })
   })
 
+  it('keeps the chosen plan in the session, so the ?session= link brings it back', async () => {
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${recurring.slug}`)
+    await page.getByLabel('E-mail').fill('carla.plano@example.com')
+    const sessionWith = (planId: string) =>
+      eventually(() =>
+        svc.deps.db
+          .selectFrom('checkout_sessions')
+          .selectAll()
+          .where('email', '=', 'carla.plano@example.com')
+          .where('plan_id', '=', planId)
+          .executeTakeFirst(),
+      )
+    await sessionWith(recurring.plans[0]!.id)
+    await page.getByLabel('Anual — R$ 399,00/ano').check()
+    const row = await sessionWith(recurring.plans[1]!.id)
+    await page.goto(`${svc.url}/checkout/${recurring.slug}?session=${row.id}`)
+    expect(await page.getByLabel('Anual — R$ 399,00/ano').isChecked()).toBe(true)
+    expect(await page.locator('#preco').textContent()).toBe('R$ 399,00/ano')
+  })
+
   it('shows a 404 page for an unknown product', async () => {
     const { page } = browser
     const response = await page.goto(`${svc.url}/checkout/nao-existe-mais`)

@@ -62,4 +62,5 @@ export const PatchSessionBody = z.object({
   cpf: z.string().trim().max(20).optional(),
   phone: z.string().trim().max(20).optional(),
   coupon_code: z.string().trim().max(64).optional(),
+  plan_id: z.uuid().optional().describe('The plan the buyer picked (a plan of the same product)'),
 })

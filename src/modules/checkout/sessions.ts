@@ -54,6 +54,7 @@ export async function updateSession(
     cpf?: string
     phone?: string
     coupon_code?: string
+    plan_id?: string
   },
 ) {
   const { session_token: token, ...fields } = input
@@ -61,6 +62,8 @@ export async function updateSession(
   if (!session) throw new NotFound('Sessão não encontrada')
   if (!token || !safeEqual(token, sessionToken(ctx, id)))
     throw new Forbidden('Token da sessão inválido')
+  // The recovery link pre-selects this plan, so it must be one the product still sells.
+  if (fields.plan_id) await sellable(tx, session.product_id, fields.plan_id)
   const updated = await repo.updateSession(tx, id, { ...fields, updated_at: ctx.clock.now() })
   return updated!
 }

@@ -72,6 +72,7 @@
           name: f.name.value,
           cpf: f.cpf.value,
           phone: f.phone.value,
+          plan_id: selectedPlan().id,
           ...(cfg.coupon ? { coupon_code: cfg.coupon } : {}),
         }),
       })

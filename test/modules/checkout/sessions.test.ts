@@ -7,6 +7,7 @@ let first: TestService
 let second: TestService
 let direct: TestService
 let productId: string
+let key: string
 
 beforeAll(async () => {
   // Two API instances on one database: limits and reuse must hold across them.
@@ -20,7 +21,7 @@ beforeAll(async () => {
     { TRUST_PROXY: '0', APP_SECRET: first.deps.appSecret },
     first.testDb,
   )
-  const key = await (await signupCreator(first.api)).key(['write:products'])
+  key = await (await signupCreator(first.api)).key(['write:products'])
   productId = (await createProduct(first.api, key)).id
 })
 afterAll(async () => {
@@ -42,9 +43,11 @@ const open = (svc: TestService, email: string, ip = '203.0.113.7') =>
 async function startOfNextMinute() {
   const now = first.deps.clock.now().getTime()
   await first.deps.clock.advance(60_000 - (now % 60_000) + 100)
-  const target = first.deps.clock.now().getTime()
+  // The other instances re-read the shared offset every second.
   await eventually(async () =>
-    [second, direct].every((svc) => Math.abs(svc.deps.clock.now().getTime() - target) < 1000),
+    [second, direct].every(
+      (svc) => Math.abs(svc.deps.clock.now().getTime() - first.deps.clock.now().getTime()) < 500,
+    ),
   )
 }
 
@@ -100,6 +103,40 @@ describe(`checkout sessions (${engine})`, () => {
         })
       ).status,
     ).toBe(404)
+  })
+
+  it("PATCH keeps the buyer's plan, only one the product sells", async () => {
+    const product = await createProduct(first.api, key, {
+      billing: 'recurring',
+      plans: [
+        { name: 'Mensal', price: 30 },
+        { name: 'Anual', price: 300, interval: 'year' },
+      ],
+    })
+    const other = await createProduct(first.api, key)
+    const opened = await first.api('POST', '/api/checkout/sessions', {
+      headers: { 'x-forwarded-for': '198.51.100.4' },
+      body: { product_id: product.id, email: 'plano@example.com' },
+    })
+    const { session_id: id, session_token: token } = opened.body
+    const path = `/api/checkout/sessions/${id}`
+    const foreign = await first.api('PATCH', path, {
+      body: { session_token: token, plan_id: other.plans[0].id },
+    })
+    expect(foreign).toMatchObject({
+      status: 400,
+      body: { error: 'Plano inválido para este produto' },
+    })
+    const yearly = product.plans[1].id
+    expect(
+      (await first.api('PATCH', path, { body: { session_token: token, plan_id: yearly } })).status,
+    ).toBe(200)
+    const row = await first.deps.db
+      .selectFrom('checkout_sessions')
+      .select('plan_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(row.plan_id).toBe(yearly)
   })
 
   it('31 creations from one IP across two instances: the 31st is 429 with Retry-After', async () => {
