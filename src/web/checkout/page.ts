@@ -23,7 +23,8 @@ export interface CheckoutView {
   selectedPlanId: string
   coupon: { code: string; error: string | null } | null
   affiliateCode: string | null
-  prefill: { email: string; name: string; cpf: string; phone: string }
+  /** Never the CPF or phone (see routes.ts): only what the link's holder could know. */
+  prefill: { email: string; name: string }
   session: { id: string; token: string } | null
   tokenizeUrl: string | null
 }
@@ -90,8 +91,8 @@ export function checkoutPage(view: CheckoutView): string {
   ${field('name', 'Nome completo', view.prefill.name, html`autocomplete="name"`)}
   ${field('email', 'E-mail', view.prefill.email, html`type="email" autocomplete="email"`)}
   <div class="grid2">
-    ${field('cpf', 'CPF ou CNPJ', view.prefill.cpf, html`autocomplete="off"`)}
-    ${field('phone', 'Celular', view.prefill.phone, html`type="tel" inputmode="tel" autocomplete="tel" placeholder="(11) 98765-4321"`)}
+    ${field('cpf', 'CPF ou CNPJ', '', html`autocomplete="off"`)}
+    ${field('phone', 'Celular', '', html`type="tel" inputmode="tel" autocomplete="tel" placeholder="(11) 98765-4321"`)}
   </div>
   <fieldset><legend>Forma de pagamento</legend>
     ${methods.map(

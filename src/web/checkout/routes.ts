@@ -90,12 +90,9 @@ export const checkoutPages: RouteModule = (app, deps) => {
             plans.find((p) => p.id === (q.plan ?? sameProduct?.plan_id))?.id ?? plans[0]!.id,
           coupon,
           affiliateCode,
-          prefill: {
-            email: sameProduct?.email ?? '',
-            name: sameProduct?.name ?? '',
-            cpf: sameProduct?.cpf ?? '',
-            phone: sameProduct?.phone ?? '',
-          },
+          // Never the CPF or phone: anyone who knows a buyer's e-mail can obtain the session
+          // (same e-mail + product → same session, by the seed), so only what they typed comes back.
+          prefill: { email: sameProduct?.email ?? '', name: sameProduct?.name ?? '' },
           session: sameProduct
             ? { id: sameProduct.id, token: sessionToken(deps, sameProduct.id) }
             : null,
