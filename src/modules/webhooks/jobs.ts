@@ -21,6 +21,12 @@ const MAX_IN_FLIGHT = 128
  * slots are free, not one delivery per finished send (each claim is a statement).
  */
 const REFILL_AT = 32
+/**
+ * When the last claim came back short (the queue or the endpoints' caps are the limit, not our
+ * room), the next waits this long after it unless nothing is in flight: slots freed meanwhile
+ * are claimed together instead of one statement per finished send.
+ */
+const SHORT_CLAIM_GAP_MS = 3
 
 export const startWebhookWorker: WorkerFactory = (deps) => {
   const allowLoopback = deps.config.allowHttpWebhooks
@@ -34,12 +40,26 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
   const open = cachedSecretOpener(deps)
   const inFlight = new Set<Promise<void>>()
   let starved = true
+  let lastClaimAt = 0
+  let gapTimer: NodeJS.Timeout | null = null
   const poller = startPoller({
     name: 'webhooks.deliver',
     intervalMs: deps.config.workerPollMs,
     pass: async () => {
       const room = MAX_IN_FLIGHT - inFlight.size
-      if (room <= 0 || (inFlight.size > 0 && room < REFILL_AT && !starved)) return 0
+      if (room <= 0) return 0
+      if (inFlight.size > 0) {
+        if (!starved && room < REFILL_AT) return 0
+        const wait = lastClaimAt + SHORT_CLAIM_GAP_MS - performance.now()
+        if (starved && wait > 0) {
+          gapTimer ??= setTimeout(() => {
+            gapTimer = null
+            poller.kick()
+          }, wait)
+          return 0
+        }
+      }
+      lastClaimAt = performance.now()
       const claimed = await repo.claimDue(deps.db, {
         now: deps.clock.now(),
         limit: room,
@@ -72,6 +92,7 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     async stop() {
       await (await unlisten)?.()
       await poller.stop()
+      if (gapTimer) clearTimeout(gapTimer)
       await Promise.all(inFlight)
       sender.close()
     },
