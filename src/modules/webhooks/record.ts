@@ -11,8 +11,8 @@ import { disableEndpoint } from './service.ts'
 
 /** An endpoint failing without a single success for this long is disabled. */
 const DISABLE_AFTER_MS = 24 * 3_600_000
-/** Successes written together: at most this many, after at most this long. */
-const SUCCESS_BATCH = 128
+/** Successes written together: at most this many; a lone one waits this long for company. */
+const SUCCESS_BATCH = 256
 const SUCCESS_FLUSH_MS = 5
 /** Statuses whose Retry-After we honour. */
 const RETRY_AFTER_STATUSES = new Set([429, 503])
@@ -26,18 +26,23 @@ export interface Outcome {
 export type Recorder = (outcome: Outcome) => Promise<void>
 
 /**
- * Successes, the bulk of the traffic, are gathered for a few milliseconds and written together
- * in one statement; each caller's promise settles when its row is written, so its lease is held
- * until then. Failures, rarer and with more to decide, are written one by one.
+ * Successes, the bulk of the traffic, are written together in one statement, group-commit
+ * style: one write at a time; what finishes while it runs waits for the next, which starts as
+ * soon as it ends. A lone success waits a few milliseconds for company. Batches thus grow with
+ * the load and the write rate stays bounded. Each caller's promise settles when its row is
+ * written, so its lease is held until then. Failures, rarer and with more to decide, are
+ * written one by one.
  */
 export function createRecorder(deps: Deps): Recorder {
-  let batch: (Outcome & { settle: (error?: unknown) => void })[] = []
+  const batch: (Outcome & { settle: (error?: unknown) => void })[] = []
   let timer: NodeJS.Timeout | null = null
+  let writing = false
   const flush = async () => {
-    const taken = batch
-    batch = []
     if (timer) clearTimeout(timer)
     timer = null
+    if (writing || !batch.length) return
+    writing = true
+    const taken = batch.splice(0, SUCCESS_BATCH)
     try {
       const settled = await repo.recordSuccesses(
         deps.db,
@@ -59,12 +64,16 @@ export function createRecorder(deps: Deps): Recorder {
       for (const o of taken) o.settle()
     } catch (error) {
       for (const o of taken) o.settle(error)
+    } finally {
+      writing = false
+      if (batch.length) void flush()
     }
   }
   return (outcome) => {
     if (!outcome.result.ok) return recordFailure(deps, outcome)
     return new Promise((resolve, reject) => {
       batch.push({ ...outcome, settle: (error) => (error ? reject(error) : resolve()) })
+      if (writing) return
       if (batch.length >= SUCCESS_BATCH) void flush()
       else timer ??= setTimeout(flush, SUCCESS_FLUSH_MS)
     })

@@ -2,7 +2,8 @@
 // ~4× the throughput of global fetch), a hard time-out, no redirects, a capped response body.
 import http from 'node:http'
 import https from 'node:https'
-import type { LookupFunction } from 'node:net'
+import { isIP, type LookupFunction } from 'node:net'
+import { urlToHttpOptions } from 'node:url'
 import { parseRetryAfter } from './retry.ts'
 
 export interface SendResult {
@@ -24,15 +25,29 @@ export function createWebhookSender(opts: {
   maxResponseBytes?: number
   /** Resolves host names at connect time (the SSRF guard checks every address here). */
   lookup?: LookupFunction
+  /** Judges a URL whose host is an IP literal, which is connected to without any lookup. */
+  allowAddress?: (address: string) => boolean
+  /** Sockets per host (the per-endpoint cap and the worker's in-flight limit bound it too). */
+  maxSockets?: number
 }): WebhookSender {
   const maxBytes = opts.maxResponseBytes ?? 4096
   const agentOptions = {
     keepAlive: true,
-    // Per host: the per-endpoint cap and the worker's in-flight limit are the real bounds.
-    maxSockets: 64,
+    maxSockets: opts.maxSockets ?? 64,
     ...(opts.lookup ? { lookup: opts.lookup } : {}),
   }
   const agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) }
+  // Endpoint URLs repeat: each is parsed and judged once, not on every send.
+  const targets = new Map<string, Target>()
+  const targetOf = (url: string): Target => {
+    let target = targets.get(url)
+    if (!target) {
+      if (targets.size >= 10_000) targets.clear()
+      target = parseTarget(url, opts.allowAddress)
+      targets.set(url, target)
+    }
+    return target
+  }
 
   function send(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = performance.now()
@@ -48,17 +63,11 @@ export function createWebhookSender(opts: {
       const fail = (error: string, statusCode: number | null = null) =>
         finish({ ok: false, statusCode, error, responseBody: null, retryAfterMs: null })
 
-      let target: URL
-      try {
-        target = new URL(url)
-      } catch {
-        return fail('invalid URL')
-      }
-      const protocol = target.protocol as 'http:' | 'https:'
-      const transport = protocol === 'https:' ? https : protocol === 'http:' ? http : null
-      if (!transport) return fail(`unsupported protocol ${target.protocol}`)
-
-      const request = transport.request(target, {
+      const target = targetOf(url)
+      if (typeof target === 'string') return fail(target)
+      const { protocol, transport } = target
+      const request = transport.request({
+        ...target.options,
         method: 'POST',
         agent: agents[protocol],
         headers: {
@@ -111,6 +120,33 @@ export function createWebhookSender(opts: {
       agents['http:'].destroy()
       agents['https:'].destroy()
     },
+  }
+}
+
+/** A parsed endpoint URL ready to send to, or why it cannot be sent to. */
+type Target =
+  | {
+      options: http.RequestOptions
+      protocol: 'http:' | 'https:'
+      transport: typeof http | typeof https
+    }
+  | string
+
+function parseTarget(raw: string, allowAddress?: (address: string) => boolean): Target {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return 'invalid URL'
+  }
+  const protocol = url.protocol
+  if (protocol !== 'http:' && protocol !== 'https:') return `unsupported protocol ${protocol}`
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  if (allowAddress && isIP(host) && !allowAddress(host)) return `address ${host} is not allowed`
+  return {
+    options: urlToHttpOptions(url),
+    protocol,
+    transport: protocol === 'https:' ? https : http,
   }
 }
 
