@@ -1,5 +1,6 @@
 import type { Deps } from './deps.ts'
 import type { Poller } from './kit/jobs.ts'
+import { startRateLimitPruner } from './modules/checkout/rate-limit-pruner.ts'
 import { startCartRecoveryWorker } from './modules/checkout/recovery.ts'
 import { startEmailWorker } from './modules/email/jobs.ts'
 import { startExpiryWorker } from './modules/payments/jobs.ts'
@@ -17,6 +18,7 @@ export const workerFactories: WorkerFactory[] = [
   startCartRecoveryWorker,
   startRefundWorker,
   startRenewalWorker,
+  startRateLimitPruner,
 ]
 
 export function startWorkers(deps: Deps): Poller {

@@ -224,7 +224,7 @@ export interface DB {
     redemptions: Generated<number>
     created_at: Timestamp
   }
-  rate_limit_windows: { bucket: string; window_start: Timestamp; hits: number }
+  rate_limits: { bucket: string; hits: Timestamp[]; allowed: boolean; updated_at: Timestamp }
   login_links: {
     token_hash: string
     user_id: string

@@ -1,0 +1,21 @@
+// Rate-limit buckets (one per client IP) are dropped once idle, so the table holds only the
+// clients of the last hour, not every IP ever seen.
+import type { Deps } from '../../deps.ts'
+import { startPoller } from '../../kit/jobs.ts'
+import { pruneRateLimits } from '../../kit/rate-limit.ts'
+import type { WorkerFactory } from '../../workers.ts'
+
+/** Longer than any limit's window, so a pruned bucket had nothing left in its log. */
+const IDLE_MS = 3_600_000
+const EVERY_MS = 600_000
+
+export const startRateLimitPruner: WorkerFactory = (deps: Deps) =>
+  startPoller({
+    name: 'rate-limits.prune',
+    intervalMs: EVERY_MS,
+    pass: async () => {
+      await pruneRateLimits(deps.db, new Date(deps.clock.now().getTime() - IDLE_MS))
+      return 0
+    },
+    onError: (error) => deps.log.error({ err: error }, 'rate-limit pruning failed'),
+  })
