@@ -154,6 +154,18 @@ describe(`checkout sessions (${engine})`, () => {
     expect(wait).toBeLessThanOrEqual(60)
     await first.deps.clock.advance(wait * 1_000)
     expect((await open(first, 'slide-31@example.com', ip)).status).toBe(201)
+
+    // An hour idle, the bucket is dropped by the pruning worker.
+    const bucket = () =>
+      first.deps.db
+        .selectFrom('rate_limits')
+        .select('bucket')
+        .where('bucket', '=', `checkout-sessions:${ip}`)
+        .executeTakeFirst()
+    expect(await bucket()).toBeDefined()
+    await first.deps.clock.advance(3_600_000 + 1_000)
+    first.workers!.kick()
+    await eventually(async () => !(await bucket()))
   })
 
   it('without TRUST_PROXY a forged X-Forwarded-For does not escape the limit', async () => {
