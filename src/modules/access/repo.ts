@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
+import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 
 export const accessRepo = {
   /** One access per order (unique index): a repeated grant returns undefined. */
@@ -23,15 +24,18 @@ export const accessRepo = {
       .executeTakeFirst()
   },
 
-  listMembers(db: Executor, accountId: string, window: { offset: number; take: number }) {
+  listMembers(db: Executor, accountId: string, window: PageWindow) {
     return db
       .selectFrom('members')
       .selectAll()
       .where('account_id', '=', accountId)
-      .orderBy('created_at', 'desc')
-      .orderBy('buyer_id', 'desc')
-      .offset(window.offset)
-      .limit(window.take)
+      .$call(
+        newestFirst(window, {
+          table: 'members',
+          id: 'buyer_id',
+          scope: { account_id: accountId },
+        }),
+      )
       .execute()
   },
 

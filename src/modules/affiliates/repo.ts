@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
+import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 
 export type AffiliateRow = DB['affiliates']
 
@@ -37,15 +38,12 @@ export const affiliatesRepo = {
       .executeTakeFirst()
   },
 
-  list(db: Executor, productId: string, window: { offset: number; take: number }) {
+  list(db: Executor, productId: string, window: PageWindow) {
     return db
       .selectFrom('affiliates')
       .selectAll()
       .where('product_id', '=', productId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(window.offset)
-      .limit(window.take)
+      .$call(newestFirst(window, { table: 'affiliates', scope: { product_id: productId } }))
       .execute()
   },
 

@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
+import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 
 export type ProductRow = DB['products'] & { status: 'active' | 'archived' }
 export type PlanRow = DB['plans']
@@ -66,15 +67,12 @@ export const catalogRepo = {
     return db.selectFrom('products').selectAll().where('slug', '=', slug).executeTakeFirst()
   },
 
-  listProducts(db: Executor, accountId: string, window: { offset: number; take: number }) {
+  listProducts(db: Executor, accountId: string, window: PageWindow) {
     return db
       .selectFrom('products')
       .selectAll()
       .where('account_id', '=', accountId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(window.offset)
-      .limit(window.take)
+      .$call(newestFirst(window, { table: 'products', scope: { account_id: accountId } }))
       .execute()
   },
 

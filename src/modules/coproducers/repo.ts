@@ -1,6 +1,7 @@
 import { type Insertable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
+import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 
 export const coproducersRepo = {
   /** Serializes enrolments of one product, so two of them never both fit under 100 %. */
@@ -30,15 +31,12 @@ export const coproducersRepo = {
       .execute()
   },
 
-  list(db: Executor, productId: string, window: { offset: number; take: number }) {
+  list(db: Executor, productId: string, window: PageWindow) {
     return db
       .selectFrom('coproducers')
       .selectAll()
       .where('product_id', '=', productId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(window.offset)
-      .limit(window.take)
+      .$call(newestFirst(window, { table: 'coproducers', scope: { product_id: productId } }))
       .execute()
   },
 }

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, OrderStatus } from '../../kit/db-schema.ts'
+import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 import type { OrderListQuery } from './schema.ts'
 
 export type OrderRow = Omit<DB['orders'], 'currency'> & { currency: string }
@@ -63,31 +64,16 @@ export const ordersRepo = {
     return Boolean(row)
   },
 
-  async list(
-    db: Executor,
-    accountId: string,
-    q: OrderListQuery,
-    window: { offset: number; take: number },
-  ) {
+  async list(db: Executor, accountId: string, q: OrderListQuery, window: PageWindow) {
     let query = db.selectFrom('orders').selectAll().where('account_id', '=', accountId)
     if (q.status) query = query.where('status', '=', q.status)
     if (q.product_id) query = query.where('product_id', '=', q.product_id)
     if (q.buyer_email) query = query.where('buyer_email', '=', q.buyer_email)
     if (q.created_from) query = query.where('created_at', '>=', new Date(q.created_from))
     if (q.created_to) query = query.where('created_at', '<', new Date(q.created_to))
-    if (q.starting_after) {
-      const cursor = await this.findInAccount(db, accountId, q.starting_after)
-      if (!cursor) return []
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', cursor.created_at),
-          eb.and([eb('created_at', '=', cursor.created_at), eb('id', '<', cursor.id)]),
-        ]),
-      )
-    } else {
-      query = query.offset(window.offset)
-    }
-    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(window.take).execute()
+    return query
+      .$call(newestFirst(window, { table: 'orders', scope: { account_id: accountId } }))
+      .execute()
   },
 
   setSubscription(db: Executor, id: string, subscriptionId: string) {

@@ -36,7 +36,5 @@ export const OrderListQuery = PageQuery.extend({
   buyer_email: z.string().trim().toLowerCase().optional(),
   created_from: z.iso.datetime({ offset: true }).optional(),
   created_to: z.iso.datetime({ offset: true }).optional(),
-  /** Keyset cursor: the id of the last order of the previous page (fast on deep pages). */
-  starting_after: z.uuid().optional(),
 })
 export type OrderListQuery = z.infer<typeof OrderListQuery>

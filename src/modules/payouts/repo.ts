@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, WithdrawalRole, WithdrawalStatus } from '../../kit/db-schema.ts'
+import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 
 export type PixKeyRow = DB['pix_keys']
 export type WithdrawalRow = DB['withdrawals']
@@ -39,10 +40,7 @@ export const payoutsRepo = {
       .executeTakeFirst()
   },
 
-  listPixKeys(
-    db: Executor,
-    filter: { status?: PixKeyRow['status'] | undefined; offset: number; take: number },
-  ) {
+  listPixKeys(db: Executor, filter: { status?: PixKeyRow['status'] | undefined } & PageWindow) {
     let query = db
       .selectFrom('pix_keys')
       .innerJoin('users', 'users.id', 'pix_keys.user_id')
@@ -50,10 +48,7 @@ export const payoutsRepo = {
       .select(['users.name', 'users.email'])
     if (filter.status) query = query.where('pix_keys.status', '=', filter.status)
     return query
-      .orderBy('pix_keys.updated_at', 'desc')
-      .orderBy('pix_keys.user_id', 'desc')
-      .offset(filter.offset)
-      .limit(filter.take)
+      .$call(newestFirst(filter, { table: 'pix_keys', time: 'updated_at', id: 'user_id' }))
       .execute()
   },
 
@@ -141,21 +136,12 @@ export const payoutsRepo = {
 
   list(
     db: Executor,
-    filter: {
-      userId?: string | undefined
-      status?: WithdrawalStatus | undefined
-      offset: number
-      take: number
-    },
+    filter: { userId?: string | undefined; status?: WithdrawalStatus | undefined } & PageWindow,
   ) {
     let query = db.selectFrom('withdrawals').selectAll()
     if (filter.userId) query = query.where('user_id', '=', filter.userId)
     if (filter.status) query = query.where('status', '=', filter.status)
-    return query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(filter.offset)
-      .limit(filter.take)
-      .execute()
+    const scope: Record<string, string> = filter.userId ? { user_id: filter.userId } : {}
+    return query.$call(newestFirst(filter, { table: 'withdrawals', scope })).execute()
   },
 }

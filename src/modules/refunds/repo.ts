@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, RefundStatus } from '../../kit/db-schema.ts'
+import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 import type { RefundListQuery } from './schema.ts'
 
 export type RefundRow = DB['refunds'] & { attempts: number }
@@ -65,20 +66,12 @@ export const refundsRepo = {
       .execute()
   },
 
-  list(
-    db: Executor,
-    accountId: string,
-    q: RefundListQuery,
-    window: { offset: number; take: number },
-  ) {
+  list(db: Executor, accountId: string, q: RefundListQuery, window: PageWindow) {
     let query = db.selectFrom('refunds').selectAll().where('account_id', '=', accountId)
     if (q.status) query = query.where('status', '=', q.status)
     if (q.order_id) query = query.where('order_id', '=', q.order_id)
     return query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(window.offset)
-      .limit(window.take)
+      .$call(newestFirst(window, { table: 'refunds', scope: { account_id: accountId } }))
       .execute() as Promise<RefundRow[]>
   },
 }

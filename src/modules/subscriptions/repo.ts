@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { SubscriptionStatus, SubscriptionsTable } from '../../kit/db-schema.ts'
+import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 
 export type SubscriptionRow = Omit<SubscriptionsTable, 'cancel_at_period_end'> & {
   cancel_at_period_end: boolean
@@ -47,16 +48,13 @@ export const subscriptionsRepo = {
     db: Executor,
     accountId: string,
     filter: { status?: SubscriptionStatus | undefined; product_id?: string | undefined },
-    window: { offset: number; take: number },
+    window: PageWindow,
   ) {
     let query = db.selectFrom('subscriptions').selectAll().where('account_id', '=', accountId)
     if (filter.status) query = query.where('status', '=', filter.status)
     if (filter.product_id) query = query.where('product_id', '=', filter.product_id)
     return query
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(window.offset)
-      .limit(window.take)
+      .$call(newestFirst(window, { table: 'subscriptions', scope: { account_id: accountId } }))
       .execute() as Promise<SubscriptionRow[]>
   },
 

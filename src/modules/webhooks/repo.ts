@@ -1,6 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
+import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 
 /** A leased delivery with its event and endpoint: all one attempt needs. */
 export interface ClaimedDelivery {
@@ -53,16 +54,13 @@ export const webhooksRepo = {
       .executeTakeFirst()
   },
 
-  listEndpoints(db: Executor, accountId: string, window: { offset: number; take: number }) {
+  listEndpoints(db: Executor, accountId: string, window: PageWindow) {
     return db
       .selectFrom('webhook_endpoints')
       .selectAll()
       .where('account_id', '=', accountId)
       .where('deleted_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(window.offset)
-      .limit(window.take)
+      .$call(newestFirst(window, { table: 'webhook_endpoints', scope: { account_id: accountId } }))
       .execute()
   },
 
@@ -290,7 +288,7 @@ export const webhooksRepo = {
     return result.numUpdatedRows > 0n
   },
 
-  listDeliveries(db: Executor, endpointId: string, window: { offset: number; take: number }) {
+  listDeliveries(db: Executor, endpointId: string, window: PageWindow) {
     return db
       .selectFrom('webhook_deliveries as d')
       .innerJoin('events as ev', 'ev.id', 'd.event_id')
@@ -307,10 +305,13 @@ export const webhooksRepo = {
         'd.created_at',
       ])
       .where('d.endpoint_id', '=', endpointId)
-      .orderBy('d.created_at', 'desc')
-      .orderBy('d.id', 'desc')
-      .offset(window.offset)
-      .limit(window.take)
+      .$call(
+        newestFirst(window, {
+          table: 'webhook_deliveries',
+          alias: 'd',
+          scope: { endpoint_id: endpointId },
+        }),
+      )
       .execute()
   },
 
