@@ -10,7 +10,14 @@ export interface MailTransport {
 /** Real SMTP when SMTP_URL is set; otherwise the dev mailbox, where the row itself is the mail. */
 export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): MailTransport {
   if (!config.smtpUrl) return { send: async () => {}, close: () => {} }
-  const transporter = nodemailer.createTransport(config.smtpUrl, { pool: true } as object)
+  const transporter = nodemailer.createTransport(config.smtpUrl, {
+    pool: true,
+    // nodemailer waits up to 2 min to connect and 10 min on a silent socket; a send must give
+    // up well inside the outbox lease (60 s), or a second worker would send the mail again.
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  } as object)
   return {
     async send(mail) {
       await transporter.sendMail({

@@ -1,10 +1,9 @@
-import type { AddressInfo } from 'node:net'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTx } from '../../../src/kit/db.ts'
 import { queueEmail } from '../../../src/modules/email/service.ts'
 import { accessEmail, deliveryEmail } from '../../../src/modules/email/templates.ts'
 import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
+import { startSmtpSink } from '../../setup/smtp-sink.ts'
 
 describe('templates', () => {
   it('are pt-BR, format money as R$ and escape names in HTML', () => {
@@ -81,36 +80,18 @@ describe(`mail outbox and dev mailbox (${engine})`, () => {
 })
 
 describe(`real SMTP (${engine})`, () => {
-  const received: string[] = []
   let failNext = 1
-  const sink = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      let raw = ''
-      stream.on('data', (chunk: Buffer) => {
-        raw += chunk.toString('utf8')
-      })
-      stream.on('end', () => {
-        if (failNext-- > 0) return callback(new Error('451 try again later'))
-        received.push(raw)
-        callback()
-      })
-    },
-  })
+  let sink: Awaited<ReturnType<typeof startSmtpSink>>
+  let received: string[]
   let svc: TestService
   beforeAll(async () => {
-    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve))
-    const { port } = sink.server.address() as AddressInfo
-    svc = await startTestService({
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
-      EMAIL_RETRY_BASE_MS: '50',
-    })
+    sink = await startSmtpSink(() => (failNext-- > 0 ? 'refuse' : 'accept'))
+    received = sink.received
+    svc = await startTestService({ SMTP_URL: sink.url, EMAIL_RETRY_BASE_MS: '50' })
   })
   afterAll(async () => {
     await svc?.stop()
-    await new Promise<void>((resolve) => sink.close(() => resolve()))
+    await sink?.close()
   })
 
   it('sends multipart pt-BR mail, retrying after a refused attempt', async () => {
