@@ -27,6 +27,7 @@ import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { webhookRoutes } from './modules/webhooks/routes.ts'
 import { adminPages } from './web/admin.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
+import { dashboardPages } from './web/dashboard.ts'
 import { membersPages } from './web/members.ts'
 import { passwordPages } from './web/password.ts'
 
@@ -66,5 +67,6 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     payoutRoutes,
     payoutAdminRoutes,
     adminPages,
+    dashboardPages,
   ]
 }

@@ -8,24 +8,16 @@ import { listPixKeys } from '../modules/payouts/pix-keys.ts'
 import { payoutsRepo } from '../modules/payouts/repo.ts'
 import type { RouteModule } from '../routes.ts'
 import { html, page, raw, type Safe } from './html.ts'
+import { CONTROLS_CSS, loginForm, SESSION_JS } from './session-ui.ts'
 
 const QUEUE_SIZE = 100
 const ROLE = { creator: 'produtor', coproducer: 'coprodutor', affiliate: 'afiliado' }
 const STATUS = { pending: 'pendente', approved: 'aprovado' }
 
-const CSS = `
-ul{list-style:none;margin:0;padding:0}li{padding:10px 0;border-bottom:1px solid #eee;
-overflow-wrap:anywhere}li p{margin:0 0 6px}.actions{display:flex;flex-wrap:wrap;gap:6px;align-items:end}
-button{font:inherit;padding:8px 12px;border-radius:8px;border:1px solid #5b2bd6;background:#5b2bd6;
-color:#fff;cursor:pointer}button.sec{background:#fff;color:#5b2bd6}button:focus-visible,
-input:focus-visible{outline:3px solid #1d1d1f;outline-offset:2px}input{font:inherit;padding:7px;
-border:1px solid #888;border-radius:8px;width:100%}.actions span{flex:1 1 180px}label{font-size:.9rem}.key{word-break:break-all}
-#aviso{color:#b00020;font-weight:600}`
+const CSS = `${CONTROLS_CSS}.key{word-break:break-all}`
 
 // Every action: POST to data-url (with the reason field's value when it has one), then reload.
-const CLIENT = `
-const csrf = decodeURIComponent((document.cookie.match(/(?:^|; )csrf_token=([^;]+)/) || [])[1] || '')
-const aviso = document.getElementById('aviso')
+const CLIENT = `${SESSION_JS}
 document.addEventListener('click', async (event) => {
   const button = event.target.closest('button[data-url]')
   if (!button) return
@@ -43,17 +35,6 @@ document.addEventListener('click', async (event) => {
   const body = await res.json().catch(() => ({}))
   aviso.textContent = body.error || 'Não foi possível concluir a ação.'
   button.disabled = false
-})
-const login = document.getElementById('entrar')
-if (login) login.addEventListener('submit', async (event) => {
-  event.preventDefault()
-  const res = await fetch('/api/auth/login', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: login.email.value, password: login.senha.value }),
-  })
-  if (res.ok) return location.reload()
-  aviso.textContent = 'E-mail ou senha incorretos.'
 })`
 
 function frame(body: Safe): string {
@@ -64,11 +45,6 @@ ${body}<script>${raw(CLIENT)}</script>`,
     CSS,
   )
 }
-
-const loginForm = html`<form id="entrar" class="card"><h2>Entrar</h2>
-<p><label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required></p>
-<p><label for="senha">Senha</label><input id="senha" name="senha" type="password" autocomplete="current-password" required></p>
-<button type="submit">Entrar</button></form>`
 
 export const adminPages: RouteModule = (app, deps) => {
   app.get('/admin', { schema: { hide: true } }, async (request, reply) => {
