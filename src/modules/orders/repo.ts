@@ -64,7 +64,7 @@ export const ordersRepo = {
     return Boolean(row)
   },
 
-  async list(db: Executor, accountId: string, q: OrderListQuery, window: PageWindow) {
+  list(db: Executor, accountId: string, q: OrderListQuery, window: PageWindow) {
     let query = db.selectFrom('orders').selectAll().where('account_id', '=', accountId)
     if (q.status) query = query.where('status', '=', q.status)
     if (q.product_id) query = query.where('product_id', '=', q.product_id)
