@@ -1,6 +1,7 @@
 // The renewal worker driven pass by pass: the service runs as ROLE=api (no background work) and
 // the test calls the worker's steps itself, so crashes, repeats and races happen exactly where
 // the test puts them.
+import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Deps } from '../../../src/deps.ts'
 import { withTx } from '../../../src/kit/db.ts'
@@ -14,7 +15,7 @@ import {
   issueDueRenewals,
   runDueRenewals,
 } from '../../../src/modules/subscriptions/renewals.ts'
-import { pay } from '../../setup/purchase.ts'
+import { createProduct, pay } from '../../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../../setup/service.ts'
 import {
   DAY,
@@ -24,6 +25,7 @@ import {
   openShop,
   type Shop,
   SUBSCRIPTION_ENV,
+  type Subscription,
   ordersOf as subscriptionOrders,
 } from './fixtures.ts'
 
@@ -31,11 +33,14 @@ let svc: TestService
 let shop: Shop
 let key: string
 let product: { id: string }
+let writeOnlyKey: string
 beforeAll(async () => {
   svc = await startTestService({ ROLE: 'api', ...SUBSCRIPTION_ENV })
   shop = await openShop(svc, { name: 'Clube do Vinho', price: 59.9 })
   key = shop.key
   product = shop.product
+  // Made now: the creator's session (30 days) ends long before the clock stops moving.
+  writeOnlyKey = await shop.creator.key(['write:subscriptions'])
 })
 afterAll(() => svc?.stop())
 
@@ -347,5 +352,118 @@ describe(`renewal worker (${engine})`, () => {
       current_period_start: sub.current_period_end,
     })
     expect((await ordersOf(sub.id)).map((o) => o.status)).toEqual(['paid', 'paid'])
+  })
+})
+
+describe(`creator API (${engine})`, () => {
+  it('lists newest first with status and product filters, page/limit/has_more and starting_after; reads need read:subscriptions', async () => {
+    const other = await createProduct(svc.api, key, {
+      name: 'Clube do Queijo',
+      billing: 'recurring',
+      plans: [{ name: 'Anual', price: 300, interval: 'year' }],
+    })
+    const made: string[] = []
+    for (const n of [1, 2, 3]) {
+      const { sub } = await shop.subscribe({ email: `queijo-${n}@example.com` }, other.id)
+      expect(sub).toMatchObject({ product_id: other.id, amount: 300 })
+      made.unshift(sub.id) // newest first
+    }
+    const list = (query: string) => svc.api('GET', `/api/v1/subscriptions?${query}`, { key })
+
+    const all = await list(`product_id=${other.id}`)
+    expect(all.status).toBe(200)
+    expect(all.body).toMatchObject({ page: 1, limit: 50, has_more: false })
+    expect(all.body.data.map((s: Subscription) => s.id)).toEqual(made)
+
+    const first = await list(`product_id=${other.id}&limit=2`)
+    expect(first.body.data.map((s: Subscription) => s.id)).toEqual(made.slice(0, 2))
+    expect(first.body.has_more).toBe(true)
+    const second = await list(`product_id=${other.id}&limit=2&page=2`)
+    expect(second.body).toMatchObject({ page: 2, limit: 2, has_more: false })
+    expect(second.body.data.map((s: Subscription) => s.id)).toEqual(made.slice(2))
+    const after = await list(`product_id=${other.id}&limit=2&starting_after=${made[1]}`)
+    expect(after.body.data.map((s: Subscription) => s.id)).toEqual(made.slice(2))
+
+    const cancel = await svc.api('POST', `/api/v1/subscriptions/${made[0]}/cancel`, {
+      key,
+      body: { immediately: true },
+    })
+    expect(cancel.status).toBe(200)
+    const canceled = await list(`product_id=${other.id}&status=canceled`)
+    expect(canceled.body.data.map((s: Subscription) => s.id)).toEqual([made[0]])
+    const active = await list(`product_id=${other.id}&status=active`)
+    expect(active.body.data.map((s: Subscription) => s.id)).toEqual(made.slice(1))
+    expect((await list('status=paused')).status).toBe(400)
+    expect((await list('limit=101')).status).toBe(400)
+
+    for (const path of ['/api/v1/subscriptions', `/api/v1/subscriptions/${made[1]}`]) {
+      const denied = await svc.api('GET', path, { key: writeOnlyKey })
+      expect(denied.status).toBe(403)
+      expect(denied.body).toEqual({ error: 'Missing scope: read:subscriptions' })
+      expect((await svc.api('GET', path)).status).toBe(401)
+    }
+    const unknown = await svc.api('GET', `/api/v1/subscriptions/${randomUUID()}`, { key })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toEqual({ error: 'Assinatura não encontrada' })
+  })
+
+  it('PIX canceled at the period end after its renewal was issued: the renewal expires, paying it later changes nothing, access lasts to the period end', async () => {
+    const { sub } = await subscribe({ email: 'pix-cancela@example.com' })
+    const end = Date.parse(sub.current_period_end)
+    await advanceTo(end - NOTICE_DAYS * DAY + 60_000)
+    await pass()
+    const [, renewal] = await ordersOf(sub.id)
+    const [charge] = await chargesOf(renewal!.id)
+
+    const res = await svc.api('POST', `/api/v1/subscriptions/${sub.id}/cancel`, { key })
+    expect(res.status).toBe(200)
+    expect(res.body.data).toMatchObject({ status: 'active', cancel_at_period_end: true })
+    expect((await ordersOf(sub.id)).map((o) => o.status)).toEqual(['paid', 'expired'])
+    // The buyer pays the PIX that was mailed anyway: the order stays expired, no renewal.
+    expect((await pay(svc.api, charge!.gateway_charge_id)).body.callback_status).toBe(200)
+    expect(await subscription(sub.id)).toMatchObject({
+      status: 'active',
+      current_period_end: sub.current_period_end,
+    })
+    const member = async () =>
+      (await svc.api('GET', `/api/v1/members/${sub.buyer_id}`, { key })).body.data.access[0]
+    expect(await member()).toMatchObject({ status: 'active' })
+
+    await advanceTo(end - 60_000)
+    await pass()
+    expect((await subscription(sub.id)).status).toBe('active')
+    await advanceTo(end)
+    await pass()
+    expect(await subscription(sub.id)).toMatchObject({
+      status: 'canceled',
+      cancel_reason: 'canceled',
+    })
+    expect(await member()).toMatchObject({ status: 'revoked' })
+    expect((await ordersOf(sub.id)).map((o) => o.status)).toEqual(['paid', 'expired'])
+  })
+
+  it('a past-due subscription is canceled at once even without `immediately`; a second cancel is 409', async () => {
+    const { sub } = await subscribe({
+      email: 'atrasada-cancela@example.com',
+      payment_method: 'card',
+      card_token: 'tok_fails_later',
+    })
+    await advanceTo(Date.parse(sub.current_period_end) + 60_000)
+    await pass()
+    expect((await subscription(sub.id)).status).toBe('past_due')
+
+    const res = await svc.api('POST', `/api/v1/subscriptions/${sub.id}/cancel`, { key })
+    expect(res.status).toBe(200)
+    expect(res.body.data).toMatchObject({ status: 'canceled', cancel_reason: 'canceled' })
+    expect(res.body.data.canceled_at).not.toBeNull()
+    const again = await svc.api('POST', `/api/v1/subscriptions/${sub.id}/cancel`, {
+      key,
+      body: { immediately: true },
+    })
+    expect(again.status).toBe(409)
+    // Nothing is retried for it any more.
+    await svc.deps.clock.advance(2 * DAY)
+    await pass()
+    expect((await ordersOf(sub.id)).map((o) => o.status)).toEqual(['paid', 'failed'])
   })
 })
