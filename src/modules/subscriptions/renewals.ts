@@ -15,14 +15,14 @@ import { findProductById } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { renewalChargeEmail, subscriptionPastDueEmail } from '../email/templates.ts'
 import { cancelShares, commissionFields, planShares, recordShares } from '../ledger/shares.ts'
-import { createOrder, findOrder, markFailed } from '../orders/service.ts'
+import { createOrder, findOrder, lockOrder, markFailed } from '../orders/service.ts'
 import { chargeOfOrder } from '../payments/charges.ts'
 import { confirmPayment } from '../payments/confirm.ts'
 import type { CreatedCharge } from '../payments/gateway.ts'
 import { recordCharge } from '../payments/service.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { subscriptionsRepo as repo, type SubscriptionRow } from './repo.ts'
-import { endSubscription, graceEnds } from './service.ts'
+import { endSubscription, eventIds, graceEnds, lockRenewalOrder } from './service.ts'
 
 const BATCH = 20
 /** How long an issued renewal order waits for its charge before the worker charges it again. */
@@ -31,15 +31,7 @@ const CHARGE_LEASE_MS = 60_000
 const CARD_RETRY_MS = 86_400_000
 
 export async function runDueRenewals(deps: Deps): Promise<number> {
-  const { count, toCharge } = await withTx(deps.db, async (tx) => {
-    const due = await repo.lockDue(tx, deps.clock.now(), BATCH)
-    const orders: string[] = []
-    for (const sub of due) {
-      const orderId = await step(tx, deps, sub)
-      if (orderId) orders.push(orderId)
-    }
-    return { count: due.length, toCharge: orders }
-  })
+  const { stepped, toCharge } = await issueDueRenewals(deps)
   for (const orderId of toCharge) {
     try {
       await chargeRenewal(deps, orderId)
@@ -48,7 +40,32 @@ export async function runDueRenewals(deps: Deps): Promise<number> {
       deps.log.error({ err: error, orderId }, 'renewal charge failed')
     }
   }
-  return count
+  return stepped
+}
+
+/**
+ * Takes one step for each due subscription, each in its own transaction; returns the renewal
+ * orders to charge. Locks follow the global order (charge → order → subscription): the row is
+ * read unlocked, its renewal order's charge and the order are locked, then the row itself; a row
+ * another worker holds is skipped, one that changed meanwhile is left for the next pass.
+ * Returns how many subscriptions took a step and the renewal orders to charge.
+ */
+export async function issueDueRenewals(deps: Deps) {
+  const due = await repo.findDue(deps.db, deps.clock.now(), BATCH)
+  let stepped = 0
+  const toCharge: string[] = []
+  for (const seen of due) {
+    const result = await withTx(deps.db, async (tx) => {
+      if (seen.renewal_order_id) await lockRenewalOrder(tx, seen.renewal_order_id)
+      const sub = await repo.lockIfDue(tx, seen.id, deps.clock.now())
+      if (!sub || sub.renewal_order_id !== seen.renewal_order_id) return null
+      return { orderId: await step(tx, deps, sub) }
+    })
+    if (!result) continue
+    stepped++
+    if (result.orderId) toCharge.push(result.orderId)
+  }
+  return { stepped, toCharge }
 }
 
 /** One step of a due subscription; returns a renewal order to charge, if any. */
@@ -134,10 +151,16 @@ async function issueRenewalOrder(tx: Tx, deps: Deps, sub: SubscriptionRow) {
   return order
 }
 
-/** Charges an issued renewal order through the gateway, then records what it answered. */
-async function chargeRenewal(deps: Deps, orderId: string) {
+/**
+ * Charges an issued renewal order through the gateway, then records what it answered. An order
+ * no longer due (the subscription was canceled, or another worker got it paid) is not charged;
+ * a card the gateway charged while the subscription was being canceled is refunded.
+ */
+export async function chargeRenewal(deps: Deps, orderId: string) {
   const order = (await findOrder(deps.db, orderId))!
-  const sub = (await repo.findInAccount(deps.db, order.account_id, order.subscription_id!))!
+  const sub = (await repo.find(deps.db, order.subscription_id!))!
+  if (order.status !== 'pending' || sub.renewal_order_id !== order.id) return
+  if (await chargeOfOrder(deps.db, order.id)) return
   const product = await findProductById(deps.db, order.product_id)
   const charge = await deps.gateway.createCharge({
     reference: order.id,
@@ -153,10 +176,14 @@ async function chargeRenewal(deps: Deps, orderId: string) {
     expiresAt: order.expires_at!,
     savedCard: sub.card_reference ?? undefined,
   })
-  await withTx(deps.db, async (tx) => {
+  const recorded = await withTx(deps.db, async (tx) => {
+    // The order before the subscription: the global lock order (no charge row exists yet).
+    const current = (await lockOrder(tx, order.id))!
     const locked = (await repo.findForUpdate(tx, sub.id))!
-    // Another worker got here first (its lease ran out while we waited on the gateway).
-    if (locked.renewal_order_id !== order.id || (await chargeOfOrder(tx, order.id))) return
+    // Another worker recorded it (its lease ran out while we waited on the gateway).
+    if (await chargeOfOrder(tx, order.id)) return true
+    // Canceled while the gateway answered: the order expired, nothing may be recorded for it.
+    if (locked.renewal_order_id !== order.id || current.status !== 'pending') return false
     await recordCharge(tx, deps, {
       orderId: order.id,
       gateway: deps.gateway.name,
@@ -184,7 +211,21 @@ async function chargeRenewal(deps: Deps, orderId: string) {
         }),
       })
     }
+    return true
   })
+  if (!recorded && charge.status === 'paid') {
+    // Money taken for an order that no longer exists to be paid: give it back. The order id is
+    // the refund's idempotency reference (an expired order never has a refund of its own).
+    const refund = await deps.gateway.refund({
+      reference: order.id,
+      gatewayChargeId: charge.gatewayChargeId,
+      amountCents: order.amount_cents,
+    })
+    deps.log.warn(
+      { orderId: order.id, refund: refund.status, reason: refund.failureReason },
+      'renewal charged after its subscription ended; charge refunded at the gateway',
+    )
+  }
 }
 
 const boletoOf = (charge: CreatedCharge) =>
@@ -212,7 +253,7 @@ async function markPastDue(tx: Tx, deps: Deps, sub: SubscriptionRow, orderId: st
   await emitEvent(tx, deps, {
     accountId: sub.account_id,
     type: 'subscription.past_due',
-    data: { subscription_id: sub.id, product_id: sub.product_id, order_id: orderId },
+    data: { ...eventIds(sub), order_id: orderId },
   })
   const [product, order] = await Promise.all([
     findProductById(tx, sub.product_id),

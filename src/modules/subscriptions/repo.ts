@@ -25,14 +25,21 @@ export const subscriptionsRepo = {
       .executeTakeFirst() as Promise<SubscriptionRow | undefined>
   },
 
-  findInAccount(db: Executor, accountId: string, id: string, lock = false) {
-    let query = db
+  find(db: Executor, id: string) {
+    return db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst() as Promise<SubscriptionRow | undefined>
+  },
+
+  findInAccount(db: Executor, accountId: string, id: string) {
+    return db
       .selectFrom('subscriptions')
       .selectAll()
       .where('id', '=', id)
       .where('account_id', '=', accountId)
-    if (lock) query = query.forUpdate()
-    return query.executeTakeFirst() as Promise<SubscriptionRow | undefined>
+      .executeTakeFirst() as Promise<SubscriptionRow | undefined>
   },
 
   update(db: Executor, id: string, patch: Updateable<SubscriptionsTable>) {
@@ -58,17 +65,28 @@ export const subscriptionsRepo = {
       .execute() as Promise<SubscriptionRow[]>
   },
 
-  /** Subscriptions whose next step is due, locked; other workers skip them. */
-  lockDue(db: Executor, now: Date, limit: number) {
+  /** Subscriptions whose next step is due, unlocked: the worker locks each in the lock order. */
+  findDue(db: Executor, now: Date, limit: number) {
     return db
       .selectFrom('subscriptions')
-      .selectAll()
+      .select(['id', 'renewal_order_id'])
       .where('status', '<>', 'canceled')
       .where('next_action_at', '<=', now)
       .orderBy('next_action_at')
       .limit(limit)
+      .execute()
+  },
+
+  /** Locks one subscription if its next step is still due; another worker's row is skipped. */
+  lockIfDue(db: Executor, id: string, now: Date) {
+    return db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('id', '=', id)
+      .where('status', '<>', 'canceled')
+      .where('next_action_at', '<=', now)
       .forUpdate()
       .skipLocked()
-      .execute() as Promise<SubscriptionRow[]>
+      .executeTakeFirst() as Promise<SubscriptionRow | undefined>
   },
 }

@@ -14,8 +14,8 @@ import { revokeOrderAccess } from '../access/service.ts'
 import { findPlanById, findProductById } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { subscriptionCanceledEmail } from '../email/templates.ts'
-import { findOrder, linkSubscription } from '../orders/service.ts'
-import { chargeOfOrder } from '../payments/charges.ts'
+import { findOrder, linkSubscription, lockOrder } from '../orders/service.ts'
+import { chargeOfOrder, lockChargeOfOrder } from '../payments/charges.ts'
 import { expireOrder } from '../payments/expire.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { addInterval } from './period.ts'
@@ -49,6 +49,31 @@ export function nextRenewalStep(
   const issueAhead =
     sub.payment_method !== 'card' && !sub.cancel_at_period_end && !sub.renewal_order_id
   return new Date(issueAhead ? end - ctx.config.subscriptionRenewalNoticeMs : end)
+}
+
+/**
+ * Locks a subscription in the global lock order (charge → order → subscription → balance rows),
+ * the order a gateway callback takes: its pending renewal order's charge and the order first,
+ * then the row. Every flow that may end a subscription (and so expire its renewal order) locks
+ * it this way, so a renewal paid at that same instant queues instead of deadlocking. The row is
+ * read unlocked first to learn the renewal order; if the worker issued another one meanwhile,
+ * that newer order is not locked ahead (it is only expired, never charged, by these flows).
+ */
+export async function lockSubscription(
+  tx: Tx,
+  id: string,
+  accountId?: string,
+): Promise<SubscriptionRow | undefined> {
+  const seen = accountId ? await repo.findInAccount(tx, accountId, id) : await repo.find(tx, id)
+  if (!seen) return undefined
+  if (seen.renewal_order_id) await lockRenewalOrder(tx, seen.renewal_order_id)
+  return repo.findForUpdate(tx, seen.id)
+}
+
+/** The first two locks of the global order for a renewal order: its charge, then the order. */
+export async function lockRenewalOrder(tx: Tx, orderId: string) {
+  await lockChargeOfOrder(tx, orderId)
+  await lockOrder(tx, orderId)
 }
 
 export const graceEnds = (ctx: Ctx, sub: SubscriptionRow) =>
@@ -187,7 +212,7 @@ export async function endSubscriptionOfOrder(
   reason: 'refunded' | 'chargeback',
 ) {
   if (!order.subscription_id) return
-  const sub = await repo.findForUpdate(tx, order.subscription_id)
+  const sub = await lockSubscription(tx, order.subscription_id)
   if (sub && sub.status !== 'canceled') await endSubscription(tx, ctx, sub, reason)
 }
 
@@ -203,7 +228,7 @@ export async function cancelSubscription(
   id: string,
   opts: { immediately: boolean },
 ): Promise<SubscriptionOut> {
-  const sub = await repo.findInAccount(tx, accountId, id, true)
+  const sub = await lockSubscription(tx, id, accountId)
   if (!sub) throw new NotFound(SUBSCRIPTION_NOT_FOUND)
   if (sub.status === 'canceled') throw new Conflict(ALREADY_CANCELED)
   if (opts.immediately || sub.status === 'past_due') {
@@ -258,7 +283,8 @@ export function subscriptionOut(sub: SubscriptionRow): SubscriptionOut {
   }
 }
 
-const eventIds = (sub: SubscriptionRow) => ({
+/** The ids every `subscription.*` event carries. */
+export const eventIds = (sub: SubscriptionRow) => ({
   subscription_id: sub.id,
   product_id: sub.product_id,
   plan_id: sub.plan_id,

@@ -1,51 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Creator, signupCreator } from '../../setup/actors.ts'
-import { checkout, createProduct, pay } from '../../setup/purchase.ts'
+import { signupCreator } from '../../setup/actors.ts'
+import { pay } from '../../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
-
-const DAY = 86_400_000
-const NOTICE_DAYS = 2
-const GRACE_DAYS = 3
+import {
+  DAY,
+  GRACE_DAYS,
+  NOTICE_DAYS,
+  openShop,
+  type Shop,
+  SUBSCRIPTION_ENV,
+  type Subscription,
+  subscriptionEvents,
+  ordersOf as subscriptionOrders,
+} from './fixtures.ts'
 
 let svc: TestService
-let creator: Creator
+let shop: Shop
 let key: string
 let readOnlyKey: string
-let product: { id: string; name: string }
 beforeAll(async () => {
-  svc = await startTestService({
-    SUBSCRIPTION_RENEWAL_NOTICE: `${NOTICE_DAYS}d`,
-    SUBSCRIPTION_GRACE_PERIOD: `${GRACE_DAYS}d`,
-  })
-  creator = await signupCreator(svc.api)
-  key = await creator.key([
-    'write:products',
-    'read:orders',
-    'read:members',
-    'read:subscriptions',
-    'write:subscriptions',
-    'refunds:create',
-  ])
+  svc = await startTestService(SUBSCRIPTION_ENV)
+  shop = await openShop(svc, { name: 'Clube do Livro', price: 39.9 })
+  key = shop.key
   // Made now: the creator's session (30 days) ends long before the clock stops moving.
-  readOnlyKey = await creator.key(['read:subscriptions'])
-  product = await createProduct(svc.api, key, {
-    name: 'Clube do Livro',
-    billing: 'recurring',
-    plans: [{ name: 'Mensal', price: 39.9, interval: 'month' }],
-  })
+  readOnlyKey = await shop.creator.key(['read:subscriptions'])
 })
 afterAll(() => svc?.stop())
-
-interface Subscription {
-  id: string
-  status: string
-  current_period_start: string
-  current_period_end: string
-  cancel_at_period_end: boolean
-  cancel_reason: string | null
-  first_order_id: string
-  amount: number
-}
 
 /** Moves the shared clock to `at` (never backwards) and returns the new now. */
 async function advanceTo(at: number) {
@@ -59,45 +39,11 @@ async function advanceTo(at: number) {
   }
 }
 
-async function subscribe(overrides: Record<string, unknown>) {
-  const res = await checkout(svc.api, product.id, overrides)
-  expect(res.status).toBe(201)
-  if (res.body.status === 'pending')
-    expect((await pay(svc.api, res.body.charge_id)).status).toBe(200)
-  const sub = await eventually(async () => {
-    const order = (await svc.api('GET', `/api/v1/orders/${res.body.order_id}`, { key })).body.data
-    return order.subscription_id ? subscription(order.subscription_id) : null
-  })
-  return { sub, orderId: res.body.order_id as string, email: overrides.email as string }
-}
-
-const subscription = async (id: string) =>
-  (await svc.api('GET', `/api/v1/subscriptions/${id}`, { key })).body.data as Subscription
-
-const ordersOf = async (subscriptionId: string) => {
-  const rows = await svc.deps.db
-    .selectFrom('orders')
-    .select(['id', 'status'])
-    .where('subscription_id', '=', subscriptionId)
-    .orderBy('created_at')
-    .execute()
-  return rows
-}
-
-const eventsOf = async (subscriptionId: string) => {
-  const rows = await svc.deps.db
-    .selectFrom('events')
-    .select(['type', 'data'])
-    .orderBy('created_at')
-    .execute()
-  return rows
-    .filter(
-      (e) =>
-        e.type.startsWith('subscription.') &&
-        (e.data as { subscription_id?: string }).subscription_id === subscriptionId,
-    )
-    .map((e) => e.type)
-}
+const subscribe = (overrides: Record<string, unknown>) => shop.subscribe(overrides)
+const subscription = (id: string) => shop.subscription(id)
+const ordersOf = (subscriptionId: string) => subscriptionOrders(svc, subscriptionId)
+const eventsOf = async (subscriptionId: string) =>
+  (await subscriptionEvents(svc, subscriptionId)).map((e) => e.type)
 
 const accessOf = async (email: string) => {
   const members = (await svc.api('GET', '/api/v1/members?limit=100', { key })).body.data as {
