@@ -15,7 +15,7 @@ if (config.role !== 'worker') {
   lines.push(
     `  API reference     ${url}/docs   (OpenAPI: ${url}/openapi.json)`,
     `  Health            ${url}/health`,
-    `  Creator dashboard ${url}/dashboard   (balance, PIX key, withdrawals, sales)`,
+    `  Creator dashboard ${url}/dashboard   (balance, withdrawals, sales, API keys)`,
   )
   if (seeded.demo) {
     lines.push(

@@ -1,10 +1,12 @@
 // /dashboard: the creator's page (SPEC §12), first version: balance, withdrawals and the PIX
-// key (with their forms), recent sales, products with their checkout links, and the webhook
-// endpoints with their latest deliveries. Server-rendered from the same services as the API;
+// key (with their forms), recent sales, products with their checkout links, the webhook
+// endpoints with their latest deliveries, and the API keys (create, shown once; revoke). Server-rendered from the same services as the API;
 // each form writes through the API with the session's CSRF token and reloads.
 import { NotFound, Unauthorized } from '../kit/errors.ts'
 import { requireAccount } from '../kit/http/auth.ts'
 import { formatBrl, toCents } from '../kit/money.ts'
+import { SCOPES } from '../modules/accounts/schema.ts'
+import { listApiKeys } from '../modules/accounts/service.ts'
 import { listProducts } from '../modules/catalog/service.ts'
 import { ledgerRepo } from '../modules/ledger/repo.ts'
 import { listOrders } from '../modules/orders/service.ts'
@@ -53,31 +55,58 @@ const PIX_TYPES = [
 ] as const
 
 const CSS = `${CONTROLS_CSS}dl{display:grid;grid-template-columns:1fr auto;gap:4px 12px;margin:0}
-dd{margin:0;text-align:right;font-weight:600}form p{margin:0 0 8px}dl+form{margin-top:12px}
+dd{margin:0;text-align:right;font-weight:600}form p{margin:0 0 8px}dl+form,ul+form{margin-top:12px}fieldset{border:1px solid #ddd;border-radius:8px;margin:0 0 8px}
+.scope{display:flex;gap:8px;align-items:center}.scope input{width:auto}.key{word-break:break-all}
 li li{border:0;padding:4px 0}`
 
-// Each form: its fields as JSON (numbers for type=number) to data-url with data-method.
+// Each form: its fields as JSON (numbers for type=number, checked boxes as an array) to
+// data-url with data-method; then a reload, or for a new API key the key itself, shown once.
+// A button with data-url (revoke) sends its method alone.
 const CLIENT = `${SESSION_JS}
+async function send(url, method, body) {
+  aviso.textContent = ''
+  const init = { method, headers: { 'x-csrf-token': csrf } }
+  if (body) {
+    init.headers['content-type'] = 'application/json'
+    init.body = JSON.stringify(body)
+  }
+  const res = await fetch(url, init)
+  const answer = res.status === 204 ? {} : await res.json().catch(() => ({}))
+  // Business messages come in pt-BR; the protocol's English "Validation failed" does not.
+  if (!res.ok)
+    aviso.textContent = res.status === 400 && answer.details ? 'Confira os campos do formulário.'
+      : answer.error || 'Não foi possível concluir a ação.'
+  return res.ok ? answer : null
+}
 document.addEventListener('submit', async (event) => {
   const form = event.target.closest('form[data-url]')
   if (!form) return
   event.preventDefault()
-  aviso.textContent = ''
+  if (form.querySelector('fieldset[data-pick-one]') && !form.querySelector(':checked')) {
+    aviso.textContent = 'Escolha pelo menos uma permissão.'
+    return
+  }
   const body = {}
   for (const field of form.elements) {
     if (!field.name) continue
-    body[field.name] = field.type === 'number' ? Number(field.value) : field.value
+    if (field.type === 'checkbox') (body[field.name] ||= []).push(...(field.checked ? [field.value] : []))
+    else body[field.name] = field.type === 'number' ? Number(field.value) : field.value
   }
   const button = form.querySelector('button')
   button.disabled = true
-  const res = await fetch(form.dataset.url, {
-    method: form.dataset.method || 'POST',
-    headers: { 'content-type': 'application/json', 'x-csrf-token': csrf },
-    body: JSON.stringify(body),
-  })
-  if (res.ok) return location.reload()
-  const answer = await res.json().catch(() => ({}))
-  aviso.textContent = answer.error || 'Não foi possível concluir a ação.'
+  const answer = await send(form.dataset.url, form.dataset.method || 'POST', body)
+  button.disabled = false
+  if (!answer) return
+  const reveal = form.dataset.reveal && document.getElementById(form.dataset.reveal)
+  if (!reveal) return location.reload()
+  reveal.querySelector('code').textContent = answer.key
+  reveal.hidden = false
+})
+document.addEventListener('click', async (event) => {
+  const button = event.target.closest('button[data-url]')
+  if (!button) return
+  button.disabled = true
+  if (await send(button.dataset.url, button.dataset.method)) return location.reload()
   button.disabled = false
 })`
 
@@ -117,13 +146,14 @@ export const dashboardPages: RouteModule = (app, deps) => {
     }
     const { accountId, userId } = actor
     const recent = { page: 1, limit: RECENT }
-    const [balance, pixKey, withdrawals, orders, products, endpoints] = await Promise.all([
+    const [balance, pixKey, withdrawals, orders, products, endpoints, keys] = await Promise.all([
       ledgerRepo.creatorBalance(deps.db, accountId),
       payoutsRepo.findPixKey(deps.db, userId),
       listWithdrawals(deps.db, { userId }, recent),
       listOrders(deps.db, accountId, recent),
       listProducts(deps.db, deps, accountId, { page: 1, limit: 50 }),
       listEndpoints(deps.db, accountId, recent),
+      listApiKeys(deps.db, accountId),
     ])
     const logs = await Promise.all(
       endpoints.data.map((e) =>
@@ -188,12 +218,30 @@ ${w.admin_note ? html`<p class="muted">${w.admin_note}</p>` : ''}</li>`,
 ${listOr(deliveries, 'Nenhuma entrega ainda.')}</li>`
     })
 
+    const keysUrl = `/api/accounts/${accountId}/api-keys`
+    const keyItems = keys.map(
+      (k) => html`<li><p><strong>${k.name}</strong> · <code>${k.prefix}…</code></p>
+<p class="muted">${k.scopes.join(', ')} · ${k.last_used_at ? `usada em ${when(k.last_used_at.toISOString())}` : 'nunca usada'}</p>
+<button class="sec" data-url="${keysUrl}/${k.id}" data-method="DELETE">Revogar ${k.name}</button></li>`,
+    )
+    const apiKeys = html`${listOr(keyItems, 'Nenhuma chave de API.')}
+<form data-url="${keysUrl}" data-reveal="chave-nova">
+<p><label for="nome-chave">Nome da chave</label><input id="nome-chave" name="name" maxlength="100" required></p>
+<fieldset data-pick-one><legend>Permissões</legend>${SCOPES.map(
+      (scope) =>
+        html`<label class="scope"><input type="checkbox" name="scopes" value="${scope}"> ${scope}</label>`,
+    )}</fieldset>
+<button type="submit">Criar chave</button></form>
+<div id="chave-nova" role="status" hidden><p>Copie agora: a chave não será mostrada de novo.</p>
+<p><code class="key"></code></p></div>`
+
     const body = html`${section('t-saldo', 'Saldo', money)}
 ${section('t-pix', 'Chave Pix', pixBody)}
 ${section('t-saques', 'Saques', listOr(withdrawalItems, 'Nenhum saque ainda.'))}
 ${section('t-vendas', 'Vendas recentes', listOr(orderItems, 'Nenhuma venda ainda.'))}
 ${section('t-produtos', 'Produtos', listOr(productItems, 'Nenhum produto ainda.'))}
-${section('t-webhooks', 'Webhooks', listOr(endpointItems, 'Nenhum endpoint cadastrado.'))}`
+${section('t-webhooks', 'Webhooks', listOr(endpointItems, 'Nenhum endpoint cadastrado.'))}
+${section('t-chaves', 'Chaves de API', apiKeys)}`
     const { status, html: out } = frame(body)
     return reply.code(status).type('text/html').send(out)
   })

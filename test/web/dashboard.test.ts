@@ -86,6 +86,46 @@ describe(`creator dashboard (${engine})`, () => {
     }
   })
 
+  it('creates an API key shown once, which then works, and revokes it', async () => {
+    const creator = await signupCreator(svc.api, 'Téo Luthier')
+    const browser = await openBrowser()
+    try {
+      const { page } = browser
+      await page.goto(`${svc.url}/dashboard`)
+      await page.getByLabel('E-mail').fill(creator.email)
+      await page.getByLabel('Senha').fill('senha-forte-123')
+      await page.getByRole('button', { name: 'Entrar' }).click()
+
+      const keys = page.getByRole('region', { name: 'Chaves de API' })
+      await keys.getByLabel('Nome da chave').fill('Integração ERP')
+      await keys.getByRole('button', { name: 'Criar chave' }).click()
+      await expect
+        .poll(() => page.getByRole('alert').textContent())
+        .toBe('Escolha pelo menos uma permissão.')
+      await keys.getByLabel('read:orders').check()
+      await keys.getByLabel('read:products').check()
+      await keys.getByRole('button', { name: 'Criar chave' }).click()
+      const shown = keys.getByRole('status')
+      await shown.waitFor({ state: 'visible' })
+      const key = (await shown.locator('code').textContent())!
+      expect(key).toMatch(/^vt_/)
+      await screenshot(page, 'dashboard-api-key')
+      expect((await svc.api('GET', '/api/v1/orders', { key })).status).toBe(200)
+      expect((await svc.api('GET', '/api/v1/webhooks', { key })).status).toBe(403)
+
+      await page.reload()
+      const item = keys.getByRole('listitem').filter({ hasText: 'Integração ERP' })
+      expect(await item.textContent()).toContain('read:orders, read:products')
+      expect(await item.textContent()).toContain('usada em')
+      expect(await page.content()).not.toContain(key)
+      await item.getByRole('button', { name: 'Revogar Integração ERP' }).click()
+      await expect.poll(() => item.count()).toBe(0)
+      expect((await svc.api('GET', '/api/v1/orders', { key })).status).toBe(401)
+    } finally {
+      await browser.close()
+    }
+  })
+
   it('a buyer who logs in has no dashboard', async () => {
     const creator = await signupCreator(svc.api)
     const { orderId } = await paidSale(svc, creator)
