@@ -36,6 +36,18 @@ const open = (svc: TestService, email: string, ip = '203.0.113.7') =>
     body: { product_id: productId, email },
   })
 
+/**
+ * Waits until every instance's clock agrees with the first's: each re-reads the shared offset
+ * once a second, so right after a test moved the clock an instance can still jump mid-burst
+ * (and a burst spread across that jump would slide out of the limit's window).
+ */
+const clocksAgree = () =>
+  eventually(async () =>
+    [second, direct].every(
+      (svc) => Math.abs(svc.deps.clock.now().getTime() - first.deps.clock.now().getTime()) < 500,
+    ),
+  )
+
 describe(`checkout sessions (${engine})`, () => {
   it('reuses the session of the same e-mail and product within 24 h, with the same token', async () => {
     const a = await open(first, 'Reuse@Example.com', '198.51.100.1')
@@ -125,6 +137,7 @@ describe(`checkout sessions (${engine})`, () => {
   })
 
   it('31 creations from one IP across two instances: the 31st is 429 with Retry-After', async () => {
+    await clocksAgree()
     const statuses: number[] = []
     for (let i = 0; i < 30; i++) {
       const res = await open(i % 2 ? first : second, `burst-${i}@example.com`, '192.0.2.55')
@@ -169,6 +182,7 @@ describe(`checkout sessions (${engine})`, () => {
   })
 
   it('without TRUST_PROXY a forged X-Forwarded-For does not escape the limit', async () => {
+    await clocksAgree()
     const statuses: number[] = []
     for (let i = 0; i < 31; i++) {
       const res = await open(direct, `forged-${i}@example.com`, `198.18.0.${i}`)
