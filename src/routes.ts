@@ -27,7 +27,7 @@ import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { webhookRoutes } from './modules/webhooks/routes.ts'
 import { adminPages } from './web/admin.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
-import { dashboardPages } from './web/dashboard.ts'
+import { dashboardPages } from './web/dashboard/routes.ts'
 import { membersPages } from './web/members.ts'
 import { passwordPages } from './web/password.ts'
 

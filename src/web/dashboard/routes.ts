@@ -1,0 +1,73 @@
+// /dashboard: the creator's page (SPEC §12), first version: balance, withdrawals and the PIX
+// key (with their forms), recent sales, products with their checkout links, the webhook
+// endpoints with their latest deliveries, and the API keys. Server-rendered from the same
+// services as the API; every write goes through the API (client.ts), so the page holds no rule.
+import { NotFound, Unauthorized } from '../../kit/errors.ts'
+import { requireAccount } from '../../kit/http/auth.ts'
+import { listApiKeys } from '../../modules/accounts/service.ts'
+import { listProducts } from '../../modules/catalog/service.ts'
+import { ledgerRepo } from '../../modules/ledger/repo.ts'
+import { listOrders } from '../../modules/orders/service.ts'
+import { pixFields } from '../../modules/payouts/pix-keys.ts'
+import { payoutsRepo } from '../../modules/payouts/repo.ts'
+import { listWithdrawals } from '../../modules/payouts/withdrawals.ts'
+import { listDeliveries, listEndpoints } from '../../modules/webhooks/service.ts'
+import type { RouteModule } from '../../routes.ts'
+import { html, page, raw, type Safe } from '../html.ts'
+import { loginForm } from '../session-ui.ts'
+import { DASHBOARD_CSS, DASHBOARD_JS } from './client.ts'
+import * as show from './sections.ts'
+
+const RECENT = 10
+const DELIVERIES_SHOWN = 5
+
+const frame = (body: Safe) =>
+  page(
+    'Painel',
+    html`<h1>Painel da Vitrine</h1><p id="aviso" role="alert" aria-live="assertive"></p>
+${body}<script>${raw(DASHBOARD_JS)}</script>`,
+    DASHBOARD_CSS,
+  )
+
+export const dashboardPages: RouteModule = (app, deps) => {
+  app.get('/dashboard', { schema: { hide: true } }, async (request, reply) => {
+    let actor: Awaited<ReturnType<typeof requireAccount>>
+    try {
+      actor = await requireAccount(request, 'read:orders')
+    } catch (error) {
+      if (error instanceof Unauthorized)
+        return reply.code(401).type('text/html').send(frame(loginForm))
+      // Logged in but without an account of their own (a buyer, an affiliate).
+      if (error instanceof NotFound) {
+        const none = html`<div class="card"><p>Este login não tem uma conta de produtor. Compras ficam na <a href="/members">área de membros</a>.</p></div>`
+        return reply.code(403).type('text/html').send(frame(none))
+      }
+      throw error
+    }
+    const { accountId, userId } = actor
+    const recent = { page: 1, limit: RECENT }
+    const [balance, pixKey, withdrawals, orders, products, endpoints, keys] = await Promise.all([
+      ledgerRepo.creatorBalance(deps.db, accountId),
+      payoutsRepo.findPixKey(deps.db, userId),
+      listWithdrawals(deps.db, { userId }, recent),
+      listOrders(deps.db, accountId, recent),
+      listProducts(deps.db, deps, accountId, { page: 1, limit: 50 }),
+      listEndpoints(deps.db, accountId, recent),
+      listApiKeys(deps.db, accountId),
+    ])
+    const logs = await Promise.all(
+      endpoints.data.map((e) =>
+        listDeliveries(deps.db, accountId, e.id, { page: 1, limit: DELIVERIES_SHOWN }),
+      ),
+    )
+    const productName = new Map(products.data.map((p) => [p.id, p.name]))
+    const body = html`${show.section('t-saldo', 'Saldo', show.money(balance, accountId))}
+${show.section('t-pix', 'Chave Pix', show.pixKey(pixFields(pixKey)))}
+${show.section('t-saques', 'Saques', show.withdrawals(withdrawals))}
+${show.section('t-vendas', 'Vendas recentes', show.sales(orders, productName))}
+${show.section('t-produtos', 'Produtos', show.products(products))}
+${show.section('t-webhooks', 'Webhooks', show.webhooks(endpoints, logs))}
+${show.section('t-chaves', 'Chaves de API', show.apiKeys(keys, accountId))}`
+    return reply.type('text/html').send(frame(body))
+  })
+}
