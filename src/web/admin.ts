@@ -5,7 +5,7 @@ import { requireAdmin } from '../kit/http/auth.ts'
 import { formatBrl } from '../kit/money.ts'
 import { maskPixKey } from '../modules/payouts/pix-key.ts'
 import { listPixKeys } from '../modules/payouts/pix-keys.ts'
-import { payoutsRepo } from '../modules/payouts/repo.ts'
+import { openWithdrawals } from '../modules/payouts/withdrawals.ts'
 import type { RouteModule } from '../routes.ts'
 import { html, page, raw, type Safe } from './html.ts'
 import { CONTROLS_CSS, loginForm, SESSION_JS } from './session-ui.ts'
@@ -60,7 +60,7 @@ export const adminPages: RouteModule = (app, deps) => {
       throw error
     }
     const keys = await listPixKeys(deps.db, { status: 'pending', page: 1, limit: QUEUE_SIZE })
-    const withdrawals = await payoutsRepo.listOpen(deps.db, QUEUE_SIZE)
+    const withdrawals = await openWithdrawals(deps.db, QUEUE_SIZE)
     const keyRows = keys.data.map(
       (k) => html`<li><p>${k.name} <span class="muted">${k.email}</span></p>
 <p>${k.pix_key_type}: <strong class="key">${k.pix_key}</strong></p>

@@ -198,6 +198,13 @@ export function authResolver(deps: Pick<Deps, 'db' | 'clock' | 'appSecret'>): Au
 /** Who answers for an account (notices about its webhooks, balance). */
 export const accountOwner = (db: Executor, accountId: string) => repo.ownerOf(db, accountId)
 
+/** One user's name and e-mail (withdrawal e-mails, the profile). */
+export async function findUser(db: Executor, id: string) {
+  const user = await repo.findUserById(db, id)
+  if (!user) throw new Error(`user ${id} not found`)
+  return { name: user.name, email: user.email }
+}
+
 /** Names and e-mails of users, for other modules' listings (members). */
 export async function usersByIds(db: Executor, ids: string[]) {
   const rows = await repo.findUsersByIds(db, ids)

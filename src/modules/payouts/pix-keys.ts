@@ -7,6 +7,7 @@ import type { PixKeyType } from '../../kit/db-schema.ts'
 import { BadRequest, Forbidden, NotFound } from '../../kit/errors.ts'
 import { pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
+import { findUser } from '../accounts/service.ts'
 import { maskPixKey, normalizePixKey } from './pix-key.ts'
 import { type PixKeyRow, payoutsRepo as repo } from './repo.ts'
 import type { PixKeyListQuery } from './schema.ts'
@@ -41,7 +42,7 @@ export async function setPixKey(
   return { success: true, pix_verified: row.status === 'verified' }
 }
 
-export function pixFields(key: PixKeyRow | undefined) {
+function pixFields(key: PixKeyRow | undefined) {
   return {
     pix_key: key ? maskPixKey(key.pix_key_type, key.pix_key) : null,
     pix_key_type: key?.pix_key_type ?? null,
@@ -49,6 +50,12 @@ export function pixFields(key: PixKeyRow | undefined) {
     pix_status: key?.status ?? ('none' as const),
     pix_rejection_reason: key?.rejection_reason ?? null,
   }
+}
+
+/** The caller's profile: who they are and their PIX key, masked (GET /api/profile). */
+export async function profileOf(db: Executor, userId: string) {
+  const [user, key] = await Promise.all([findUser(db, userId), repo.findPixKey(db, userId)])
+  return { id: userId, ...user, ...pixFields(key) }
 }
 
 /** The key a withdrawal may be paid to, or the seed's refusal (400 none, 403 pending/rejected). */

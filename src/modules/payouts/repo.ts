@@ -52,25 +52,6 @@ export const payoutsRepo = {
       .execute()
   },
 
-  findUser(db: Executor, id: string) {
-    return db
-      .selectFrom('users')
-      .select(['name', 'email'])
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow()
-  },
-
-  isAccountOwner(db: Executor, accountId: string, userId: string) {
-    return db
-      .selectFrom('account_users')
-      .select('role')
-      .where('account_id', '=', accountId)
-      .where('user_id', '=', userId)
-      .where('role', '=', 'owner')
-      .executeTakeFirst()
-      .then(Boolean)
-  },
-
   /** The pending withdrawal of a creator account, or of a co-producer / affiliate. */
   findPending(
     db: Executor,

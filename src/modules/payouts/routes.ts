@@ -2,8 +2,7 @@ import { withTx } from '../../kit/db.ts'
 import { requireAccount, requireUser } from '../../kit/http/auth.ts'
 import { listOf } from '../../kit/http/pagination.ts'
 import type { RouteModule } from '../../routes.ts'
-import { pixFields, setPixKey } from './pix-keys.ts'
-import { payoutsRepo } from './repo.ts'
+import { profileOf, setPixKey } from './pix-keys.ts'
 import {
   CreatorWithdrawalBody,
   PartnerWithdrawalBody,
@@ -58,9 +57,7 @@ export const payoutRoutes: RouteModule = (app, deps) => {
     },
     async (request) => {
       const actor = await requireUser(request)
-      const user = await payoutsRepo.findUser(deps.db, actor.userId)
-      const key = await payoutsRepo.findPixKey(deps.db, actor.userId)
-      return { id: actor.userId, ...user, ...pixFields(key) }
+      return profileOf(deps.db, actor.userId)
     },
   )
 

@@ -12,6 +12,7 @@ import { pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { toBrl, toCents } from '../../kit/money.ts'
+import { accountOwner, findUser } from '../accounts/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { withdrawalStatusEmail } from '../email/templates.ts'
 import {
@@ -80,7 +81,7 @@ const holderOf = (w: Pick<WithdrawalRow, 'role' | 'account_id' | 'user_id'>): Ho
 
 /** Tells the requester (e-mail) and, for a creator's withdrawal, the account's webhooks. */
 async function announce(tx: Tx, ctx: Ctx, w: WithdrawalRow) {
-  const user = await repo.findUser(tx, w.user_id)
+  const user = await findUser(tx, w.user_id)
   await queueEmail(tx, ctx, {
     to: user.email,
     dedupeKey: `withdrawal:${w.id}:${w.status}`,
@@ -150,7 +151,7 @@ export async function requestCreatorWithdrawal(
   ctx: Ctx,
   input: { accountId: string; userId: string; amountCents: number },
 ) {
-  if (!(await repo.isAccountOwner(tx, input.accountId, input.userId)))
+  if ((await accountOwner(tx, input.accountId))?.id !== input.userId)
     throw new NotFound('Account not found')
   return requestWithdrawal(tx, ctx, {
     holder: { kind: 'creator', accountId: input.accountId },
@@ -248,6 +249,9 @@ export async function payWithdrawal(deps: Deps, id: string): Promise<WithdrawalO
     return withdrawalOut(paid)
   })
 }
+
+/** The admin's queue: still to decide or to pay, oldest first, with the requester's name. */
+export const openWithdrawals = (db: Executor, limit: number) => repo.listOpen(db, limit)
 
 export async function listWithdrawals(
   db: Executor,

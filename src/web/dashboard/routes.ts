@@ -6,10 +6,9 @@ import { NotFound, Unauthorized } from '../../kit/errors.ts'
 import { requireAccount } from '../../kit/http/auth.ts'
 import { listApiKeys } from '../../modules/accounts/service.ts'
 import { listProducts } from '../../modules/catalog/service.ts'
-import { ledgerRepo } from '../../modules/ledger/repo.ts'
+import { creatorBalance } from '../../modules/ledger/balances.ts'
 import { listOrders } from '../../modules/orders/service.ts'
-import { pixFields } from '../../modules/payouts/pix-keys.ts'
-import { payoutsRepo } from '../../modules/payouts/repo.ts'
+import { profileOf } from '../../modules/payouts/pix-keys.ts'
 import { listWithdrawals } from '../../modules/payouts/withdrawals.ts'
 import { listDeliveries, listEndpoints } from '../../modules/webhooks/service.ts'
 import type { RouteModule } from '../../routes.ts'
@@ -46,9 +45,9 @@ export const dashboardPages: RouteModule = (app, deps) => {
     }
     const { accountId, userId } = actor
     const recent = { page: 1, limit: RECENT }
-    const [balance, pixKey, withdrawals, orders, products, endpoints, keys] = await Promise.all([
-      ledgerRepo.creatorBalance(deps.db, accountId),
-      payoutsRepo.findPixKey(deps.db, userId),
+    const [balance, profile, withdrawals, orders, products, endpoints, keys] = await Promise.all([
+      creatorBalance(deps.db, accountId),
+      profileOf(deps.db, userId),
       listWithdrawals(deps.db, { userId }, recent),
       listOrders(deps.db, accountId, recent),
       listProducts(deps.db, deps, accountId, { page: 1, limit: 50 }),
@@ -62,7 +61,7 @@ export const dashboardPages: RouteModule = (app, deps) => {
     )
     const productName = new Map(products.data.map((p) => [p.id, p.name]))
     const body = html`${show.section('t-saldo', 'Saldo', show.money(balance, accountId))}
-${show.section('t-pix', 'Chave Pix', show.pixKey(pixFields(pixKey)))}
+${show.section('t-pix', 'Chave Pix', show.pixKey(profile))}
 ${show.section('t-saques', 'Saques', show.withdrawals(withdrawals))}
 ${show.section('t-vendas', 'Vendas recentes', show.sales(orders, productName))}
 ${show.section('t-produtos', 'Produtos', show.products(products))}

@@ -3,9 +3,9 @@ import { formatBrl, toCents } from '../../kit/money.ts'
 import { SCOPES } from '../../modules/accounts/schema.ts'
 import type { listApiKeys } from '../../modules/accounts/service.ts'
 import type { listProducts } from '../../modules/catalog/service.ts'
-import type { ledgerRepo } from '../../modules/ledger/repo.ts'
+import type { creatorBalance } from '../../modules/ledger/balances.ts'
 import type { listOrders } from '../../modules/orders/service.ts'
-import type { pixFields } from '../../modules/payouts/pix-keys.ts'
+import type { profileOf } from '../../modules/payouts/pix-keys.ts'
 import type { listWithdrawals } from '../../modules/payouts/withdrawals.ts'
 import type { listDeliveries, listEndpoints } from '../../modules/webhooks/service.ts'
 import { html, raw, type Safe } from '../html.ts'
@@ -56,14 +56,14 @@ const listOr = (items: Safe[], empty: string) =>
   items.length ? html`<ul>${items}</ul>` : html`<p>${empty}</p>`
 
 /** The seed's creator balance, and the withdrawal form (every check is the API's). */
-export function money(balance: Data<typeof ledgerRepo.creatorBalance>, accountId: string) {
+export function money(balance: Data<typeof creatorBalance>, accountId: string) {
   return html`<dl>
-<dt>Disponível para saque</dt><dd>${formatBrl(balance?.available ?? 0)}</dd>
-<dt>Vendas pagas</dt><dd>${formatBrl(balance?.paid_total ?? 0)}</dd>
-<dt>Reembolsado</dt><dd>${formatBrl(balance?.refunded_total ?? 0)}</dd>
-<dt>Já sacado</dt><dd>${formatBrl(balance?.withdrawn_total ?? 0)}</dd>
-<dt>Devido a coprodutores</dt><dd>${formatBrl(balance?.coproducer_owed ?? 0)}</dd>
-<dt>Devido a afiliados</dt><dd>${formatBrl(balance?.affiliate_owed ?? 0)}</dd>
+<dt>Disponível para saque</dt><dd>${brl(balance.available)}</dd>
+<dt>Vendas pagas</dt><dd>${brl(balance.paid_total)}</dd>
+<dt>Reembolsado</dt><dd>${brl(balance.refunded_total)}</dd>
+<dt>Já sacado</dt><dd>${brl(balance.withdrawn_total)}</dd>
+<dt>Devido a coprodutores</dt><dd>${brl(balance.coproducer_owed)}</dd>
+<dt>Devido a afiliados</dt><dd>${brl(balance.affiliate_owed)}</dd>
 </dl>
 <form data-url="/api/withdrawals" class="actions"><input type="hidden" name="tenant_id" value="${accountId}">
 <span><label for="valor">Valor do saque (R$)</label>
@@ -71,7 +71,7 @@ export function money(balance: Data<typeof ledgerRepo.creatorBalance>, accountId
 <button type="submit">Solicitar saque</button></form>`
 }
 
-export function pixKey(pix: ReturnType<typeof pixFields>) {
+export function pixKey(pix: Data<typeof profileOf>) {
   return html`<p>${pix.pix_key ? html`${pix.pix_key} · ` : ''}${PIX_STATUS[pix.pix_status]}${
     pix.pix_rejection_reason ? html`: ${pix.pix_rejection_reason}` : ''
   }</p>
