@@ -49,6 +49,13 @@ export function formatBrl(cents: Cents): string {
   return `${sign}R$ ${reais},${String(abs % 100).padStart(2, '0')}`
 }
 
+/** One of `count` interest-free installments, rounded up: they never add up to less than the price. */
+export function installmentCents(total: Cents, count: number): Cents {
+  if (!Number.isSafeInteger(total) || total < 0) throw new RangeError('total must be centavos')
+  if (!Number.isInteger(count) || count < 1) throw new RangeError('count must be 1 or more')
+  return Math.ceil(total / count)
+}
+
 /**
  * A share of an amount in basis points (1% = 100 bps), rounded half up to the centavo.
  * Integer arithmetic only: amount × bps / 10000 with the remainder compared to half.

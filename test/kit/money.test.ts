@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   formatBrl,
   formatDecimal,
+  installmentCents,
   percentOf,
   percentToBasisPoints,
   splitSale,
@@ -41,6 +42,14 @@ describe('money', () => {
       const coproducer = percentOf(amount - commission, 5050)
       expect(commission + coproducer).toBeLessThanOrEqual(amount)
     }
+  })
+
+  it('rounds installments up, so n of them never add up to less than the price', () => {
+    expect(installmentCents(10_000, 3)).toBe(3334)
+    expect(installmentCents(9790, 1)).toBe(9790)
+    expect(installmentCents(1200, 12)).toBe(100)
+    for (let n = 1; n <= 12; n++) expect(installmentCents(9999, n) * n).toBeGreaterThanOrEqual(9999)
+    expect(() => installmentCents(100, 0)).toThrow(RangeError)
   })
 
   it('turns percents into basis points', () => {

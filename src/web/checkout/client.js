@@ -36,12 +36,6 @@
     return !message
   }
 
-  // Same format as the server's formatBrl: "R$ 1.234,56".
-  function brl(cents) {
-    const reais = String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, '.')
-    return `R$ ${reais},${String(cents % 100).padStart(2, '0')}`
-  }
-
   // Checkout session: created when the e-mail is known, then patched as the buyer types.
   let session = cfg.session
   let patchTimer
@@ -90,17 +84,16 @@
   }
   function refresh() {
     const plan = selectedPlan()
-    $('preco').textContent = brl(plan.amount) + plan.suffix
+    $('preco').textContent = plan.price
     $('preco-original').textContent = plan.originalLabel || ''
     const card = selectedMethod() === 'card'
     const cardFields = $('campos-cartao')
     if (cardFields) {
       cardFields.hidden = !card
       for (const el of cardFields.querySelectorAll('input, select')) el.required = card
-      // Installments follow the chosen plan's price.
-      for (const option of form.elements.installments.options) {
-        const n = Number(option.value)
-        option.textContent = `${n}x de ${brl(Math.ceil(plan.amount / n))}${n === 1 ? ' à vista' : ' sem juros'}`
+      // Installments follow the chosen plan's price (labels made by the server).
+      for (const [i, option] of [...form.elements.installments.options].entries()) {
+        option.textContent = plan.installments[i]
       }
     }
     $('pagar').textContent = card

@@ -1,7 +1,7 @@
 // Server-rendered hosted checkout (pt-BR, mobile-first, accessible). The page is complete
 // HTML; client.js only adds behaviour.
 import { readFileSync } from 'node:fs'
-import { formatBrl } from '../../kit/money.ts'
+import { formatBrl, installmentCents } from '../../kit/money.ts'
 import { html, page, raw, type Safe } from '../html.ts'
 
 const CLIENT_JS = readFileSync(new URL('./client.js', import.meta.url), 'utf8')
@@ -63,12 +63,16 @@ export function checkoutPage(view: CheckoutView): string {
   const selected = view.plans.find((p) => p.id === view.selectedPlanId) ?? view.plans[0]!
   const config = {
     productId: view.product.id,
-    plans: view.plans.map((p) => ({
-      id: p.id,
-      amount: p.discountedCents ?? p.priceCents,
-      suffix: p.interval ? INTERVAL[p.interval] : '',
-      originalLabel: p.discountedCents === null ? '' : formatBrl(p.priceCents),
-    })),
+    // Labels made here, so money is formatted and rounded only by kit/money.
+    plans: view.plans.map((p) => {
+      const amount = p.discountedCents ?? p.priceCents
+      return {
+        id: p.id,
+        price: formatBrl(amount) + (p.interval ? INTERVAL[p.interval] : ''),
+        originalLabel: p.discountedCents === null ? '' : formatBrl(p.priceCents),
+        installments: INSTALLMENTS.map((n) => installmentLabel(amount, n)),
+      }
+    }),
     coupon: view.coupon && !view.coupon.error ? view.coupon.code : null,
     affiliateCode: view.affiliateCode,
     session: view.session,
@@ -161,9 +165,9 @@ function cardFields(totalCents: number): Safe {
 
 const INSTALLMENTS = Array.from({ length: 12 }, (_, i) => i + 1)
 
-/** Same text as client.js writes when the plan changes. */
+/** Also handed to client.js per plan, which shows them when the plan changes. */
 const installmentLabel = (totalCents: number, n: number) =>
-  `${n}x de ${formatBrl(Math.ceil(totalCents / n))}${n === 1 ? ' à vista' : ' sem juros'}`
+  `${n}x de ${formatBrl(installmentCents(totalCents, n))}${n === 1 ? ' à vista' : ' sem juros'}`
 
 export function successPage(input: {
   productName: string
