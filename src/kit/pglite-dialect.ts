@@ -2,9 +2,9 @@
 // its driver ported to Kysely 0.28 (Node 20). Two guarantees are kept from 0.29:
 // - PGlite is one connection, held by one caller at a time: a query, a whole transaction or a
 //   `db.connection()` block waits its turn in a FIFO queue (0.29 does this in Kysely's core).
-// - A transaction runs inside `pglite.transaction()`, PGlite's exclusive mode: nothing else
-//   reaches the instance meanwhile, the data directory is synced once at the end, and a COMMIT
-//   that the database turned into a ROLLBACK throws `AbortedTransactionError`, as on PostgreSQL.
+// - A transaction runs inside `pglite.transaction()`, PGlite's exclusive mode, so nothing
+//   outside Kysely slips a statement into it; and a COMMIT that the database turned into a
+//   ROLLBACK throws `AbortedTransactionError`, as on PostgreSQL.
 import type { PGlite, Transaction as PGliteTransaction } from '@electric-sql/pglite'
 import {
   AbortedTransactionError,
@@ -59,7 +59,7 @@ class PGliteDriver implements Driver {
     this.#release()
   }
 
-  // The one connection is the one Kysely hands back here.
+  // Kysely hands back the connection it acquired, which is always our only one.
   beginTransaction = () => this.#connection.begin()
   commitTransaction = () => this.#connection.commit()
   rollbackTransaction = () => this.#connection.rollback()
@@ -113,7 +113,7 @@ class PGliteConnection implements DatabaseConnection {
     try {
       await this.#close(true)
     } catch (error) {
-      if ((error as { code?: unknown }).code === IN_FAILED_TRANSACTION) {
+      if ((error as { code?: unknown } | null)?.code === IN_FAILED_TRANSACTION) {
         throw new AbortedTransactionError()
       }
       throw error
@@ -121,7 +121,7 @@ class PGliteConnection implements DatabaseConnection {
   }
 
   async rollback() {
-    await this.#close(false).catch(() => {}) // the error is the one `#end(false)` asked for
+    await this.#close(false).catch(() => {}) // PGlite rethrows the rollback `#end(false)` asked for
   }
 
   #close(commit: boolean): Promise<void> {
