@@ -50,7 +50,7 @@ describe(`database layer (${engine})`, () => {
       await sql`CREATE TABLE probe (n int PRIMARY KEY)`.execute(testDb.database.db)
     })
 
-    it('commits, rolls back on a throw, and refuses to commit after a failed statement', async () => {
+    it('commits, rolls back on a throw, refuses to commit after a failed statement', async () => {
       const { db } = testDb.database
       await withTx(db, (tx) => insert(tx, 1))
       const thrown = withTx(db, async (tx) => {
