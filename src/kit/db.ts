@@ -2,9 +2,10 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, PGliteDialect, PostgresDialect, type Transaction } from 'kysely'
+import { Kysely, PostgresDialect, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { DB } from './db-schema.ts'
+import { PGliteDialect } from './pglite-dialect.ts'
 
 export type Db = Kysely<DB>
 export type Tx = Transaction<DB>
@@ -88,7 +89,7 @@ export async function openDatabase(opts: {
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     parsers: { [INT8]: parseInt8, [NUMERIC]: (text: string) => text },
   })
-  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) })
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) })
   return {
     db,
     driver: 'pglite',

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
-import { sql } from 'kysely'
+import { AbortedTransactionError, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { migrate } from '../../src/kit/db.ts'
+import { type Executor, migrate, withTx } from '../../src/kit/db.ts'
 import { createTestDatabase, engine, type TestDatabase } from '../setup/database.ts'
 
 let testDb: TestDatabase
@@ -40,5 +40,54 @@ describe(`database layer (${engine})`, () => {
     expect(files.length).toBeGreaterThan(0)
     expect([...first!, ...second!].sort()).toEqual(files)
     expect(await migrate(testDb.database)).toEqual([])
+  })
+
+  describe('transactions', () => {
+    const insert = (ex: Executor, n: number) => sql`INSERT INTO probe VALUES (${n})`.execute(ex)
+    const probe = async (ex: Executor) =>
+      (await sql<{ n: number }>`SELECT n FROM probe ORDER BY n`.execute(ex)).rows.map((r) => r.n)
+    beforeAll(async () => {
+      await sql`CREATE TABLE probe (n int PRIMARY KEY)`.execute(testDb.database.db)
+    })
+
+    it('commits, rolls back on a throw, refuses to commit after a failed statement', async () => {
+      const { db } = testDb.database
+      await withTx(db, (tx) => insert(tx, 1))
+      const thrown = withTx(db, async (tx) => {
+        await insert(tx, 2)
+        throw new Error('boom')
+      })
+      await expect(thrown).rejects.toThrow('boom')
+      const aborted = withTx(db, async (tx) => {
+        await insert(tx, 3)
+        await insert(tx, 1).catch(() => {}) // duplicate key, swallowed: the transaction is dead
+      })
+      await expect(aborted).rejects.toBeInstanceOf(AbortedTransactionError)
+      expect(await probe(db)).toEqual([1])
+    })
+
+    it("never runs a query inside another caller's open transaction", async () => {
+      const { db } = testDb.database
+      let inserted!: () => void
+      let finish!: () => void
+      const insertedSignal = new Promise<void>((resolve) => {
+        inserted = resolve
+      })
+      const finishSignal = new Promise<void>((resolve) => {
+        finish = resolve
+      })
+      const rolledBack = withTx(db, async (tx) => {
+        await insert(tx, 9)
+        inserted()
+        await finishSignal
+        throw new Error('roll back')
+      })
+      await insertedSignal
+      // On PGlite this waits for the single connection; on PostgreSQL it runs beside the open one.
+      const outside = probe(db)
+      finish()
+      await expect(rolledBack).rejects.toThrow('roll back')
+      expect(await outside).not.toContain(9)
+    })
   })
 })
