@@ -1,0 +1,50 @@
+// The logged-out members area in Chromium at 360 px: ask for a log-in link, open it, press the
+// button; or log in with e-mail and password.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { signupCreator } from '../setup/actors.ts'
+import { openBrowser, screenshot } from '../setup/browser.ts'
+import { engine, startTestService, type TestService } from '../setup/service.ts'
+import { scrollsSideways, unnamedControls } from './a11y.ts'
+
+let svc: TestService
+beforeAll(async () => {
+  svc = await startTestService()
+})
+afterAll(() => svc?.stop())
+
+describe(`members area, logged out (${engine})`, () => {
+  it('a log-in link asked for on the page logs in through its button; so does the password', async () => {
+    const creator = await signupCreator(svc.api)
+    const browser = await openBrowser()
+    try {
+      const { page } = browser
+      await page.goto(`${svc.url}/members`)
+      expect(await scrollsSideways(page)).toBe(false)
+      expect(await unnamedControls(page)).toEqual([])
+      const form = page.locator('#link')
+      await form.getByLabel('E-mail').fill(creator.email)
+      await form.getByRole('button', { name: 'Receber link de acesso' }).click()
+      await expect
+        .poll(() => page.getByRole('status').textContent())
+        .toContain('Se este e-mail tiver uma conta, o link chega em instantes')
+      await screenshot(page, 'members-link-asked')
+
+      const [mail] = (await svc.api('GET', `/api/dev/emails?to=${creator.email}`)).body.data
+      const link = /(http\S+\/members\/login\?token=\S+)/.exec(mail.text)![1]!
+      await page.goto(link.replace(/^http:\/\/localhost:\d+/, svc.url))
+      await page.getByRole('button', { name: 'Entrar na área de membros' }).click()
+      await page.waitForURL((url) => url.pathname === '/members')
+      expect(await page.locator('h1').textContent()).toBe('Meus produtos')
+
+      await browser.context.clearCookies()
+      await page.goto(`${svc.url}/members`)
+      const login = page.locator('#entrar')
+      await login.getByLabel('E-mail').fill(creator.email)
+      await login.getByLabel('Senha').fill('senha-forte-123')
+      await login.getByRole('button', { name: 'Entrar' }).click()
+      await expect.poll(() => page.locator('h1').textContent()).toBe('Meus produtos')
+    } finally {
+      await browser.close('members-logged-out')
+    }
+  })
+})
