@@ -5,22 +5,42 @@ import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../../src/app.ts'
 import { sessionCookieFrom, signupCreator } from '../../setup/actors.ts'
+import { checkout, createProduct } from '../../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../../setup/service.ts'
 
 let svc: TestService
+let productId: string
 beforeAll(async () => {
   svc = await startTestService()
+  productId = (
+    await createProduct(svc.api, await (await signupCreator(svc.api)).key(['write:products']))
+  ).id
 })
 afterAll(() => svc?.stop())
 
-/** Asks for a link by e-mail and returns the newest one mailed. */
-async function mailedLink(email: string) {
-  const res = await svc.api('POST', '/api/auth/login-link', { body: { email } })
-  expect(res).toMatchObject({ status: 202, body: { accepted: true } })
-  const [mail] = (await svc.api('GET', `/api/dev/emails?to=${email}`)).body.data
-  expect(mail.subject).toBe('Seu link de acesso à área de membros')
-  const link = /(http\S+\/members\/login\?token=\S+)/.exec(mail.text)![1]!
+const linkIn = (text: string) => {
+  const link = /(http\S+\/members\/login\?token=\S+)/.exec(text)![1]!
   return new URL(link.replace(/^http:\/\/localhost:\d+/, svc.url))
+}
+const mailsTo = async (email: string) =>
+  (await svc.api('GET', `/api/dev/emails?to=${email}`)).body.data as {
+    subject: string
+    text: string
+  }[]
+
+/** A new buyer's access e-mail link (the checkout mails it). */
+async function accessLink() {
+  const order = await checkout(svc.api, productId)
+  expect(order.status).toBe(201)
+  const buyer = (
+    await svc.deps.db
+      .selectFrom('orders')
+      .select('buyer_email')
+      .where('id', '=', order.body.order_id)
+      .executeTakeFirstOrThrow()
+  ).buyer_email
+  const [mail] = await mailsTo(buyer)
+  return { email: buyer, link: linkIn(mail!.text) }
 }
 
 const spend = (token: string) =>
@@ -33,8 +53,7 @@ const spend = (token: string) =>
 
 describe(`one-time log-in links (${engine})`, () => {
   it('opening the link twice spends nothing; the POST spends it once and logs in', async () => {
-    const creator = await signupCreator(svc.api)
-    const link = await mailedLink(creator.email)
+    const { email, link } = await accessLink()
     const token = link.searchParams.get('token')!
     for (let i = 0; i < 2; i++) {
       const opened = await fetch(link)
@@ -53,7 +72,7 @@ describe(`one-time log-in links (${engine})`, () => {
     const me = await svc.api('GET', '/api/me', {
       session: { cookie: sessionCookieFrom(first.headers), csrf: '' },
     })
-    expect(me.body.user.email).toBe(creator.email)
+    expect(me.body.user.email).toBe(email)
 
     const second = await spend(token)
     expect(second.status).toBe(410)
@@ -64,16 +83,23 @@ describe(`one-time log-in links (${engine})`, () => {
     expect((await fetch(link)).status).toBe(410)
   })
 
-  it('asking for a link: the same 202 for an unknown e-mail, and no mail goes out', async () => {
-    const email = 'ninguem-aqui@example.com'
-    const res = await svc.api('POST', '/api/auth/login-link', { body: { email } })
-    expect(res).toMatchObject({ status: 202, body: { accepted: true } })
-    expect((await svc.api('GET', `/api/dev/emails?to=${email}`)).body.data).toEqual([])
+  it('asking for a link: a fresh one is mailed when the e-mail has a user, the same 202 when not', async () => {
+    const ask = (email: string) => svc.api('POST', '/api/auth/login-link', { body: { email } })
+    const { email } = await accessLink()
+    expect(await ask(email.toUpperCase())).toMatchObject({ status: 202, body: { accepted: true } })
+    const [mail] = await mailsTo(email)
+    expect(mail!.subject).toBe('Seu link de acesso à área de membros')
+    expect(mail!.text).toContain('vale por 1 hora')
+    const spent = await spend(linkIn(mail!.text).searchParams.get('token')!)
+    expect(spent.status).toBe(303)
+
+    const nobody = 'ninguem-aqui@example.com'
+    expect(await ask(nobody)).toMatchObject({ status: 202, body: { accepted: true } })
+    expect(await mailsTo(nobody)).toEqual([])
   })
 
   it('a POST from another site is refused and spends nothing (log-in CSRF)', async () => {
-    const creator = await signupCreator(svc.api)
-    const token = (await mailedLink(creator.email)).searchParams.get('token')!
+    const token = (await accessLink()).link.searchParams.get('token')!
     const forged = await fetch(`${svc.url}/members/login`, {
       method: 'POST',
       headers: {
@@ -96,8 +122,7 @@ describe(`one-time log-in links (${engine})`, () => {
   })
 
   it('tokens never reach the logs', async () => {
-    const creator = await signupCreator(svc.api)
-    const link = await mailedLink(creator.email)
+    const { link } = await accessLink()
     const token = link.searchParams.get('token')!
     const lines: string[] = []
     const logStream = new Writable({
@@ -113,7 +138,7 @@ describe(`one-time log-in links (${engine})`, () => {
     )
     try {
       const base = await app.listen({ port: 0, host: '127.0.0.1' })
-      expect((await fetch(`${base}${link.pathname}${link.search}`)).status).toBe(200)
+      await fetch(`${base}${link.pathname}${link.search}`)
       await fetch(`${base}/checkout/nada?session=segredo-da-sessao&ref=abc`)
     } finally {
       await app.close()
