@@ -24,9 +24,11 @@ describe(`members area, logged out (${engine})`, () => {
       const form = page.locator('#link')
       await form.getByLabel('E-mail').fill(creator.email)
       await form.getByRole('button', { name: 'Receber link de acesso' }).click()
-      await expect
-        .poll(() => page.getByRole('status').textContent())
-        .toContain('Se este e-mail tiver uma conta, o link chega em instantes')
+      // Waits for the page's answer (Playwright's wait, not expect.poll's one second).
+      await page
+        .getByRole('status')
+        .getByText('Se este e-mail tiver uma conta, o link chega em instantes', { exact: false })
+        .waitFor()
       await screenshot(page, 'members-link-asked')
 
       const [mail] = (await svc.api('GET', `/api/dev/emails?to=${creator.email}`)).body.data
@@ -50,7 +52,8 @@ describe(`members area, logged out (${engine})`, () => {
       await login.getByLabel('E-mail').fill(creator.email)
       await login.getByLabel('Senha').fill('senha-forte-123')
       await login.getByRole('button', { name: 'Entrar' }).click()
-      await expect.poll(() => page.locator('h1').textContent()).toBe('Meus produtos')
+      // The log-in hashes the password (slow on a loaded machine), then the page reloads.
+      await page.getByRole('heading', { name: 'Meus produtos' }).waitFor()
     } finally {
       await browser.close('members-password')
     }
