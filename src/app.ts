@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie'
 import swagger from '@fastify/swagger'
 import apiReference from '@scalar/fastify-api-reference'
-import Fastify from 'fastify'
+import Fastify, { type FastifyRequest } from 'fastify'
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -13,14 +13,42 @@ import { registerErrorHandler } from './kit/http/error-handler.ts'
 import { registerIdempotency } from './kit/http/idempotency.ts'
 import { routesFor } from './routes.ts'
 
+/** Query parameters that are credentials: one-time log-in links, checkout sessions' links. */
+const SECRET_PARAMS = ['token', 'session', 'session_token']
+
+/** The request URL as logged: secret query values replaced, whatever their spelling. */
+function loggableUrl(url: string): string {
+  const q = url.indexOf('?')
+  if (q < 0) return url
+  const params = new URLSearchParams(url.slice(q + 1))
+  const secret = SECRET_PARAMS.filter((name) => params.has(name))
+  if (!secret.length) return url
+  for (const name of secret) params.set(name, 'REDACTED')
+  return `${url.slice(0, q)}?${params}`
+}
+
 /** The HTTP service: every module's routes over one Fastify instance. No listening here. */
-export async function buildApp(deps: Omit<Deps, 'log'>, opts: { logger?: boolean } = {}) {
+export async function buildApp(
+  deps: Omit<Deps, 'log'>,
+  opts: { logger?: boolean; logStream?: { write(line: string): void } } = {},
+) {
   const app = Fastify({
     logger:
       opts.logger === false
         ? false
         : {
             level: deps.config.logLevel,
+            ...(opts.logStream && { stream: opts.logStream }),
+            // Fastify's own request fields, with the URL's secrets removed.
+            serializers: {
+              req: (req: FastifyRequest) => ({
+                method: req.method,
+                url: loggableUrl(req.url),
+                host: req.host,
+                remoteAddress: req.ip,
+                remotePort: req.socket?.remotePort,
+              }),
+            },
             redact: [
               'req.headers.authorization',
               'req.headers.cookie',

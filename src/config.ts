@@ -39,6 +39,7 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default('Vitrine <nao-responda@vitrine.local>'),
   ALLOW_HTTP_WEBHOOKS: flag('0'),
   TRUST_PROXY: flag('0'),
+  CHECKOUT_CREATES_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
     .default('1m,10m,1h,5h')
@@ -84,6 +85,7 @@ export type Config = {
   mailFrom: string
   allowHttpWebhooks: boolean
   trustProxy: boolean
+  checkoutCreatesPerMinute: number
   /** Delay before each webhook retry (attempts 2…5), before jitter. */
   webhookRetryScheduleMs: number[]
   /** Deliveries to one endpoint in flight at once, over all worker processes. */
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     allowHttpWebhooks: e.ALLOW_HTTP_WEBHOOKS,
     trustProxy: e.TRUST_PROXY,
+    checkoutCreatesPerMinute: e.CHECKOUT_CREATES_PER_MINUTE,
     // WEBHOOK_RETRY_BASE_MS (tests, development) doubles from a base instead of the schedule.
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_BASE_MS
       ? [1, 2, 4, 8].map((k) => k * e.WEBHOOK_RETRY_BASE_MS!)

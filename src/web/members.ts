@@ -1,43 +1,77 @@
-// Members area: a buyer arrives by the e-mailed one-time link and sees the products they can access.
+// Members area: a buyer arrives by an e-mailed one-time link (or e-mail and password) and sees
+// the products they can access.
+import type { FastifyReply } from 'fastify'
+import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { withTx } from '../kit/db.ts'
 import { Unauthorized } from '../kit/errors.ts'
 import { requireUser, SESSION_COOKIE, setSessionCookies } from '../kit/http/auth.ts'
 import { activeProductsOf } from '../modules/access/service.ts'
-import { consumeLoginLink, createSession } from '../modules/accounts/service.ts'
+import { PASSWORD_PAGE } from '../modules/accounts/password.ts'
+import { consumeLoginLink, createSession, loginLinkIsLive } from '../modules/accounts/service.ts'
 import { findProductById } from '../modules/catalog/service.ts'
 import type { RouteModule } from '../routes.ts'
-import { html, page } from './html.ts'
+import { html, page, raw } from './html.ts'
+import { LOGIN_LINK_JS, loginLinkForm } from './login-link-form.ts'
+import { CONTROLS_CSS, loginForm, SESSION_JS } from './session-ui.ts'
+
+// A link's token and where to land after log-in: only our own pages (never an open redirect).
+// Anything malformed ends on the "Link expirado" page, never on a JSON error.
+const LinkFields = z.object({
+  token: z.string().max(200).optional().catch(undefined),
+  next: z.enum(['/members', PASSWORD_PAGE]).catch('/members'),
+})
 
 export const membersPages: RouteModule = (app, deps) => {
   const cookies = { secure: deps.config.baseUrl.startsWith('https://') }
 
+  // Opening the link only shows a button: mail scanners and link previews open links (and run
+  // their scripts), so nothing here spends the token and no script submits the form.
   app.get(
     '/members/login',
-    {
-      schema: {
-        hide: true,
-        querystring: z.object({
-          token: z.string().min(10).max(200),
-          // Where to land after log-in: only our own pages (never an open redirect).
-          next: z.enum(['/members', '/members/senha']).default('/members'),
-        }),
-      },
-    },
+    { schema: { hide: true, querystring: LinkFields } },
     async (request, reply) => {
-      const session = await withTx(deps.db, async (tx) => {
-        const userId = await consumeLoginLink(tx, deps, request.query.token)
-        return userId ? createSession(tx, deps, userId) : null
-      })
-      if (!session) {
-        const body = html`<div class="card"><h1>Link expirado</h1>
-          <p>Este link de acesso já foi usado ou expirou. Peça um novo ao produtor ou use o link do e-mail mais recente.</p></div>`
-        return reply.code(410).type('text/html').send(page('Link expirado', body))
-      }
-      setSessionCookies(reply, session, cookies)
-      return reply.redirect(request.query.next, 303)
+      const { token, next } = request.query
+      if (!token || !(await loginLinkIsLive(deps.db, deps, token))) return expired(reply)
+      const body = html`<form method="post" action="/members/login" class="card">
+<h1>Área de membros</h1><p>Este link de acesso pode ser usado uma vez.</p>
+<input type="hidden" name="token" value="${token}"><input type="hidden" name="next" value="${next}">
+<button type="submit">Entrar na área de membros</button></form>`
+      // The page's URL holds the token: no cache keeps it, no referrer carries it away.
+      reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer')
+      return reply.type('text/html').send(page('Entrar', body, CONTROLS_CSS))
     },
   )
+
+  // The button's POST is a plain form (urlencoded), so this route alone parses that type; the
+  // API keeps answering 415 to anything but JSON.
+  app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 4096 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    )
+    scope
+      .withTypeProvider<ZodTypeProvider>()
+      .post(
+        '/members/login',
+        { schema: { hide: true, body: LinkFields } },
+        async (request, reply) => {
+          // Another site cannot log a visitor into the sender's account (log-in CSRF).
+          if (request.headers['sec-fetch-site'] === 'cross-site') return expired(reply)
+          const { token, next } = request.body
+          const session =
+            token &&
+            (await withTx(deps.db, async (tx) => {
+              const userId = await consumeLoginLink(tx, deps, token)
+              return userId ? createSession(tx, deps, userId) : null
+            }))
+          if (!session) return expired(reply)
+          setSessionCookies(reply, session, cookies)
+          return reply.redirect(next, 303)
+        },
+      )
+  })
 
   app.get('/members', { schema: { hide: true } }, async (request, reply) => {
     if (!request.cookies[SESSION_COOKIE]) return reply.code(401).type('text/html').send(loggedOut())
@@ -60,10 +94,25 @@ export const membersPages: RouteModule = (app, deps) => {
   })
 }
 
+/** A used, expired or malformed link: say so, and offer a new one right there. */
+function expired(reply: FastifyReply) {
+  const body = html`<div class="card"><h1>Link expirado</h1>
+<p>Este link de acesso já foi usado ou expirou. Peça um novo abaixo: ele chega no seu e-mail.</p>
+<p>Tem senha? <a href="/members">Entre com e-mail e senha</a>.</p></div>
+${loginLinkForm}<script>${raw(LOGIN_LINK_JS)}</script>`
+  return reply
+    .code(410)
+    .type('text/html')
+    .send(page('Link expirado', body, CONTROLS_CSS))
+}
+
 function loggedOut(): string {
   return page(
     'Área de membros',
-    html`<div class="card"><h1>Área de membros</h1>
-      <p>Entre pelo link de acesso que enviamos ao seu e-mail depois da compra.</p></div>`,
+    html`<h1>Área de membros</h1>
+<p>Entre pelo link de acesso que enviamos ao seu e-mail depois da compra, ou peça um novo.</p>
+<p id="aviso" role="alert"></p>
+${loginLinkForm}${loginForm}<script>${raw(`${SESSION_JS}${LOGIN_LINK_JS}`)}</script>`,
+    CONTROLS_CSS,
   )
 }

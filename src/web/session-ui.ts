@@ -30,5 +30,7 @@ if (login) login.addEventListener('submit', async (event) => {
     body: JSON.stringify({ email: login.email.value, password: login.senha.value }),
   })
   if (res.ok) return location.reload()
-  aviso.textContent = 'E-mail ou senha incorretos.'
+  aviso.textContent = res.status === 429
+    ? 'Muitas tentativas. Tente de novo em alguns minutos.'
+    : 'E-mail ou senha incorretos.'
 })`

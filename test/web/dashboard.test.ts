@@ -2,7 +2,7 @@
 // link and a delivered webhook; save a PIX key, be refused a withdrawal while it waits for
 // verification (the seed's message, on screen), then request one once it is verified.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signupCreator } from '../setup/actors.ts'
+import { followLoginLink, signupCreator } from '../setup/actors.ts'
 import { openBrowser, screenshot } from '../setup/browser.ts'
 import { paidSale } from '../setup/ledger.ts'
 import { ADMIN, adminSession, balanceOf } from '../setup/payouts.ts'
@@ -136,13 +136,8 @@ describe(`creator dashboard (${engine})`, () => {
       .executeTakeFirstOrThrow()
     const mails = (await svc.api('GET', `/api/dev/emails?to=${order.buyer_email}`)).body.data
     const texts = mails.map((m: { text: string }) => m.text).join('\n')
-    const link = /http\S+(\/members\/login\?token=\S+)/.exec(texts)![1]!
-    const login = await fetch(`${svc.url}${link}`, { redirect: 'manual' })
-    expect(login.status).toBe(303)
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ')
+    const link = /(http\S+\/members\/login\?token=\S+)/.exec(texts)![1]!
+    const { cookie } = await followLoginLink(svc.url, link)
     const res = await fetch(`${svc.url}/dashboard`, { headers: { cookie } })
     expect(res.status).toBe(403)
     expect(await res.text()).toContain('não tem uma conta de produtor')

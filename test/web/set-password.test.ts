@@ -28,7 +28,8 @@ describe(`invitation → set a password (${engine})`, () => {
     try {
       const { page } = browser
       await page.goto(link.replace(/^http:\/\/localhost:\d+/, svc.url))
-      expect(new URL(page.url()).pathname).toBe('/members/senha')
+      await page.getByRole('button', { name: 'Entrar na área de membros' }).click()
+      await page.waitForURL((url) => url.pathname === '/members/senha')
       await page.getByLabel('Nova senha (pelo menos 8 caracteres)').fill('senha-do-gil-1')
       await page.getByLabel('Repita a senha').fill('senha-diferente')
       await page.getByRole('button', { name: 'Salvar senha' }).click()

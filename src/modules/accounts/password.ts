@@ -1,11 +1,13 @@
 // Setting a password: an invited user (affiliate, co-producer) or a buyer arrives by a one-time
 // link without one and sets it here; a user who has one must confirm it to change it.
 import { z } from 'zod'
-import { hashPassword, verifyPassword } from '../../kit/crypto.ts'
+import { hashPassword, sha256Hex, verifyPassword } from '../../kit/crypto.ts'
 import { type Tx, withTx } from '../../kit/db.ts'
 import { Forbidden, NotFound } from '../../kit/errors.ts'
-import { requireSession } from '../../kit/http/auth.ts'
+import { requireSession, SESSION_COOKIE } from '../../kit/http/auth.ts'
+import { hit } from '../../kit/rate-limit.ts'
 import type { RouteModule } from '../../routes.ts'
+import { PASSWORD_CHANGES_PER_USER } from './limits.ts'
 import { accountsRepo as repo } from './repo.ts'
 
 export const WRONG_PASSWORD = 'Senha atual incorreta'
@@ -17,18 +19,24 @@ const PasswordBody = z.object({
   current_password: z.string().max(200).optional(),
 })
 
+/**
+ * Sets the password and ends every other session of the user (whoever else holds one — a
+ * stolen cookie, a forgotten device — must log in with the new password); `sessionToken`, the
+ * session that made the change, stays.
+ */
 export async function setPassword(
   tx: Tx,
-  userId: string,
+  actor: { userId: string; sessionToken: string },
   input: { password: string; current_password?: string | undefined },
 ) {
-  const user = await repo.findUserById(tx, userId)
+  const user = await repo.findUserById(tx, actor.userId)
   if (!user) throw new NotFound('User not found')
   if (user.password_hash) {
     const ok = await verifyPassword(input.current_password ?? '', user.password_hash)
     if (!ok) throw new Forbidden(WRONG_PASSWORD)
   }
-  await repo.updateUser(tx, userId, { password_hash: await hashPassword(input.password) })
+  await repo.updateUser(tx, user.id, { password_hash: await hashPassword(input.password) })
+  await repo.deleteOtherSessions(tx, user.id, sha256Hex(actor.sessionToken))
 }
 
 export const passwordRoutes: RouteModule = (app, deps) => {
@@ -38,15 +46,17 @@ export const passwordRoutes: RouteModule = (app, deps) => {
       schema: {
         tags: ['accounts'],
         security: [{ session: [] }],
-        description:
-          "Sets the logged-in user's password (session only). A user who already has one sends it as current_password.",
+        description: `Sets the logged-in user's password (session only) and ends their other sessions. A user who already has one sends it as current_password. ${PASSWORD_CHANGES_PER_USER.limit} attempts per 15 minutes.`,
         body: PasswordBody,
         response: { 200: z.object({ password_set: z.boolean() }) },
       },
     },
     async (request) => {
       const session = await requireSession(request)
-      await withTx(deps.db, (tx) => setPassword(tx, session.userId, request.body))
+      // Outside the transaction: a wrong current password (403) still counts.
+      await hit(deps.db, deps.clock, PASSWORD_CHANGES_PER_USER, session.userId)
+      const actor = { userId: session.userId, sessionToken: request.cookies[SESSION_COOKIE]! }
+      await withTx(deps.db, (tx) => setPassword(tx, actor, request.body))
       return { password_set: true }
     },
   )

@@ -93,6 +93,14 @@ export const accountsRepo = {
     return db.deleteFrom('user_sessions').where('token_hash', '=', tokenHash).execute()
   },
 
+  deleteOtherSessions(db: Executor, userId: string, keptTokenHash: string) {
+    return db
+      .deleteFrom('user_sessions')
+      .where('user_id', '=', userId)
+      .where('token_hash', '<>', keptTokenHash)
+      .execute()
+  },
+
   insertApiKey(db: Executor, row: Insertable<DB['api_keys']>) {
     return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow()
   },
@@ -150,6 +158,16 @@ export const accountsRepo = {
 
   insertLoginLink(db: Executor, row: Insertable<DB['login_links']>) {
     return db.insertInto('login_links').values(row).execute()
+  },
+
+  findLiveLoginLink(db: Executor, tokenHash: string, now: Date) {
+    return db
+      .selectFrom('login_links')
+      .select('user_id')
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst()
   },
 
   useLoginLink(db: Executor, tokenHash: string, now: Date) {

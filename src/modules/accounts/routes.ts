@@ -9,13 +9,17 @@ import {
   SESSION_COOKIE,
   setSessionCookies,
 } from '../../kit/http/auth.ts'
+import { hit, hitEach } from '../../kit/rate-limit.ts'
 import type { RouteModule } from '../../routes.ts'
+import { LOGIN_LINKS_PER_EMAIL, LOGIN_LINKS_PER_IP, SIGNUPS_PER_IP } from './limits.ts'
+import { sendLoginLink } from './login-links.ts'
 import {
   AccountParams,
   ApiKeyOut,
   ApiKeyParams,
   CreateApiKeyBody,
   LoginBody,
+  LoginLinkBody,
   MeOut,
   SessionOut,
   SignupBody,
@@ -48,8 +52,18 @@ export const accountRoutes: RouteModule = (app, deps) => {
 
   app.post(
     '/api/auth/signup',
-    { schema: { tags, security: [], body: SignupBody, response: { 201: SessionOut } } },
+    {
+      schema: {
+        tags,
+        security: [],
+        description: `Creates a user and the account they own, and logs them in. ${SIGNUPS_PER_IP.limit} per hour per IP.`,
+        body: SignupBody,
+        response: { 201: SessionOut },
+      },
+    },
     async (request, reply) => {
+      // Outside the transaction: a refused sign-up (409) still counts.
+      await hit(deps.db, deps.clock, SIGNUPS_PER_IP, request.ip)
       const { user, account, session } = await withTx(deps.db, async (tx) => {
         const created = await accounts.signup(tx, deps, request.body)
         return { ...created, session: await accounts.createSession(tx, deps, created.user.id) }
@@ -65,15 +79,46 @@ export const accountRoutes: RouteModule = (app, deps) => {
 
   app.post(
     '/api/auth/login',
-    { schema: { tags, security: [], body: LoginBody, response: { 200: SessionOut } } },
+    {
+      schema: {
+        tags,
+        security: [],
+        description:
+          'Logs in with e-mail and password. Failures are limited per e-mail and per IP (429 with Retry-After).',
+        body: LoginBody,
+        response: { 200: SessionOut },
+      },
+    },
     async (request, reply) => {
-      const user = await accounts.login(deps.db, request.body)
+      const user = await accounts.login(deps.db, deps, request.body, request.ip)
       const session = await accounts.createSession(deps.db, deps, user.id)
       setSessionCookies(reply, session, cookies)
       return {
         user: { id: user.id, name: user.name, email: user.email },
         csrf_token: session.csrfToken,
       }
+    },
+  )
+
+  app.post(
+    '/api/auth/login-link',
+    {
+      schema: {
+        tags,
+        security: [],
+        description:
+          'E-mails a one-time log-in link to the members area when a user has this e-mail. Always 202, so the answer tells nothing about which e-mails exist.',
+        body: LoginLinkBody,
+        response: { 202: z.object({ accepted: z.literal(true) }) },
+      },
+    },
+    async (request, reply) => {
+      await hitEach(deps.db, deps.clock, [
+        [LOGIN_LINKS_PER_EMAIL, request.body.email],
+        [LOGIN_LINKS_PER_IP, request.ip],
+      ])
+      await withTx(deps.db, (tx) => sendLoginLink(tx, deps, request.body.email))
+      return reply.code(202).send({ accepted: true as const })
     },
   )
 

@@ -29,6 +29,8 @@ export const SignupBody = z.object({
 
 export const LoginBody = z.object({ email, password: z.string().min(1).max(200) })
 
+export const LoginLinkBody = z.object({ email })
+
 export const UserOut = z.object({ id: z.string(), name: z.string(), email: z.string() })
 export const AccountOut = z.object({ id: z.string(), name: z.string() })
 

@@ -8,10 +8,12 @@ import {
   sha256Hex,
   verifyPassword,
 } from '../../kit/crypto.ts'
-import type { Executor, Tx } from '../../kit/db.ts'
+import type { Db, Executor, Tx } from '../../kit/db.ts'
 import { Conflict, NotFound, Unauthorized } from '../../kit/errors.ts'
 import type { AuthResolver } from '../../kit/http/auth.ts'
 import { uuidv7 } from '../../kit/ids.ts'
+import { hitEach, type RateLimit, refund } from '../../kit/rate-limit.ts'
+import { LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_IP } from './limits.ts'
 import { accountsRepo as repo } from './repo.ts'
 import type { Scope } from './schema.ts'
 
@@ -57,11 +59,29 @@ export async function createAccountFor(tx: Tx, ctx: Ctx, userId: string, name: s
   return account
 }
 
-export async function login(db: Executor, input: { email: string; password: string }) {
+/**
+ * Checks an e-mail and password from `ip`. Every attempt is logged as a failure before the
+ * password is hashed (so a full bucket refuses without spending a hash, and a burst of
+ * concurrent guesses cannot all pass a check made before any of them failed); a success
+ * takes its own two hits back. Earlier failures stay counted: an attacker's valid account
+ * never resets the IP's count.
+ */
+export async function login(
+  db: Db,
+  ctx: Ctx,
+  input: { email: string; password: string },
+  ip: string,
+) {
+  const buckets: [RateLimit, string][] = [
+    [LOGIN_FAILURES_PER_EMAIL, input.email],
+    [LOGIN_FAILURES_PER_IP, ip],
+  ]
+  const logged = await hitEach(db, ctx.clock, buckets)
   const user = await repo.findUserByEmail(db, input.email)
   // Hash anyway when the user is unknown, so timing does not reveal which e-mails exist.
   const ok = await verifyPassword(input.password, user?.password_hash ?? DUMMY_HASH)
   if (!user?.password_hash || !ok) throw new Unauthorized()
+  for (const [i, [rule, key]] of buckets.entries()) await refund(db, rule, key, logged[i]!)
   return user
 }
 const DUMMY_HASH = await hashPassword(randomToken(16))
@@ -211,11 +231,18 @@ export async function usersByIds(db: Executor, ids: string[]) {
   return new Map(rows.map((u) => [u.id, u]))
 }
 
-/** A one-time log-in link for the members area (access e-mail). */
+/** How long the access and invitation e-mails' links live: the buyer may read them days later. */
+export const ACCESS_LINK_MS = 7 * 86_400_000
+
+/**
+ * A one-time log-in link for the members area. Opening it only shows a button; the button's
+ * POST spends it (`consumeLoginLink`), so mail scanners that open links do not burn it.
+ */
 export async function createLoginLink(
   tx: Tx,
   ctx: Ctx & { config: { baseUrl: string } },
   userId: string,
+  lifetimeMs = ACCESS_LINK_MS,
 ) {
   const token = randomToken(32)
   const now = ctx.clock.now()
@@ -223,11 +250,15 @@ export async function createLoginLink(
     token_hash: sha256Hex(token),
     user_id: userId,
     created_at: now,
-    expires_at: new Date(now.getTime() + LOGIN_LINK_DAYS * 86_400_000),
+    expires_at: new Date(now.getTime() + lifetimeMs),
   })
   return `${ctx.config.baseUrl}/members/login?token=${token}`
 }
-const LOGIN_LINK_DAYS = 7
+
+/** Whether a log-in link can still be used, without spending it. */
+export async function loginLinkIsLive(db: Executor, ctx: Ctx, token: string) {
+  return Boolean(await repo.findLiveLoginLink(db, sha256Hex(token), ctx.clock.now()))
+}
 
 /** Spends a log-in link once; returns the user id or null. */
 export async function consumeLoginLink(tx: Tx, ctx: Ctx, token: string) {

@@ -1,12 +1,12 @@
-// Rate-limit buckets (one per client IP) are dropped once idle, so the table holds only the
-// clients of the last hour, not every IP ever seen.
+// Rate-limit buckets (one per client IP, e-mail or user and limit) are dropped once idle, so
+// the table holds only the clients of the last hour, not every IP ever seen.
 import type { Deps } from '../../deps.ts'
 import { startPoller } from '../../kit/jobs.ts'
-import { pruneRateLimits } from '../../kit/rate-limit.ts'
+import { LONGEST_WINDOW_MS, pruneRateLimits } from '../../kit/rate-limit.ts'
 import type { WorkerFactory } from '../../workers.ts'
 
-/** Longer than any limit's window, so a pruned bucket had nothing left in its log. */
-const IDLE_MS = 3_600_000
+/** No limit's window is longer, so a pruned bucket had nothing left in its log. */
+const IDLE_MS = LONGEST_WINDOW_MS
 const EVERY_MS = 600_000
 
 export const startRateLimitPruner: WorkerFactory = (deps: Deps) =>

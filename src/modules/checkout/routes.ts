@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { withTx } from '../../kit/db.ts'
 import { IdParams } from '../../kit/http/schemas.ts'
-import { hit } from '../../kit/rate-limit.ts'
+import { hit, rateLimit } from '../../kit/rate-limit.ts'
 import type { RouteModule } from '../../routes.ts'
 import {
   CheckoutOut,
@@ -17,19 +17,27 @@ import { openSession, SESSIONS_PER_MINUTE, sessionToken, updateSession } from '.
 const tags = ['checkout']
 
 export const checkoutRoutes: RouteModule = (app, deps) => {
+  // Per client IP (request.ip honours X-Forwarded-For only when TRUST_PROXY is on). Creations
+  // are generous (CHECKOUT_CREATES_PER_MINUTE, 120 by default): mobile carriers put many
+  // buyers behind one address (CGNAT).
+  const sessionsPerIp = rateLimit('checkout-sessions', SESSIONS_PER_MINUTE, 60_000)
+  const createsPerIp = rateLimit('checkout-create', deps.config.checkoutCreatesPerMinute, 60_000)
+
   app.post(
     '/api/checkout/create',
     {
       schema: {
         tags,
         security: [],
-        description:
-          'Creates the buyer (if new), a pending order and the gateway charge. one_time products accept PIX only.',
+        description: `Creates the buyer (if new), a pending order and the gateway charge. one_time products accept PIX only. ${deps.config.checkoutCreatesPerMinute} per minute per IP.`,
         body: CreateCheckoutBody,
         response: { 201: CheckoutOut },
       },
     },
-    async (request, reply) => reply.code(201).send(await createCheckout(deps, request.body)),
+    async (request, reply) => {
+      await hit(deps.db, deps.clock, createsPerIp, request.ip)
+      return reply.code(201).send(await createCheckout(deps, request.body))
+    },
   )
 
   app.post(
@@ -44,12 +52,7 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
       },
     },
     async (request, reply) => {
-      // request.ip honours X-Forwarded-For only when TRUST_PROXY is on.
-      await hit(deps.db, deps.clock, {
-        bucket: `checkout-sessions:${request.ip}`,
-        limit: SESSIONS_PER_MINUTE,
-        windowMs: 60_000,
-      })
+      await hit(deps.db, deps.clock, sessionsPerIp, request.ip)
       const { session, created } = await withTx(deps.db, (tx) =>
         openSession(tx, deps, {
           productId: request.body.product_id,

@@ -108,6 +108,32 @@ ${button(input.checkoutLink, 'Continuar minha compra')}`,
   }
 }
 
+/** A log-in link the user asked for on the members page (it lives an hour). */
+export function loginLinkEmail(input: { name: string; loginUrl: string }): Rendered {
+  const subject = 'Seu link de acesso à área de membros'
+  const text = `Olá, ${input.name}!
+
+Você pediu um link para entrar na área de membros da Vitrine.
+
+Entre por este link (vale por 1 hora e pode ser usado uma vez):
+${input.loginUrl}
+
+Se não foi você, ignore este e-mail: ninguém entra na sua conta sem este link.
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá, ${input.name}!</p>
+<p>Você pediu um link para entrar na área de membros da Vitrine.</p>
+${button(input.loginUrl, 'Entrar na área de membros')}
+<p style="color:#666;font-size:13px">O link vale por 1 hora e pode ser usado uma vez.
+Se não foi você, ignore este e-mail: ninguém entra na sua conta sem este link.</p>`,
+    ),
+  }
+}
+
 export function partnerInvitationEmail(input: {
   role: 'affiliate' | 'coproducer'
   productName: string

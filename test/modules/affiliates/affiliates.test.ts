@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Creator, signupCreator } from '../../setup/actors.ts'
+import { type Creator, followLoginLink, signupCreator } from '../../setup/actors.ts'
 import { checkout, createProduct, pay } from '../../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
 
@@ -30,13 +30,7 @@ async function enroll(productId: string, email: string, percent: number) {
 async function loginAs(email: string) {
   const [mail] = await emailsTo(email)
   const link = /(http\S+\/members\/login\?token=\S+)/.exec(mail!.text)![1]!
-  const res = await fetch(link.replace(/^http:\/\/localhost:\d+/, svc.url), { redirect: 'manual' })
-  expect(res.status).toBe(303)
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ')
-  return { cookie, csrf: /csrf_token=([^;]+)/.exec(cookie)![1]! }
+  return followLoginLink(svc.url, link)
 }
 
 describe(`affiliates: enrolment (${engine})`, () => {
