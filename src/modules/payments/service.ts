@@ -6,7 +6,7 @@ import { findOrder } from '../orders/service.ts'
 import { chargebackOrder } from './chargeback.ts'
 import { confirmPayment } from './confirm.ts'
 import { expireOrder } from './expire.ts'
-import type { CreatedCharge, ParsedCallback } from './gateway.ts'
+import type { GatewayCharge, ParsedCallback } from './gateway.ts'
 import { paymentsRepo as repo } from './repo.ts'
 
 export type CallbackOutcome =
@@ -82,7 +82,7 @@ export function recordCharge(
   input: {
     orderId: string
     gateway: string
-    charge: CreatedCharge
+    charge: GatewayCharge
     method: PaymentMethod
     amountCents: number
   },
