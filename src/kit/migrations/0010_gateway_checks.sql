@@ -31,7 +31,7 @@ ALTER TABLE refunds ADD COLUMN needs_attention_since timestamptz;
 ALTER TABLE refunds ADD COLUMN completed_after_failure_at timestamptz;
 ALTER TABLE refunds ADD COLUMN charged_back_at timestamptz;
 ALTER TABLE refunds ADD COLUMN admin_note text;
-CREATE INDEX refunds_attention_idx ON refunds (needs_attention_since DESC, id DESC)
+CREATE INDEX refunds_attention_idx ON refunds (created_at DESC, id DESC)
   WHERE needs_attention_since IS NOT NULL;
 
 -- The platform's money paid out a second time for one refund: gateway cash against a
