@@ -119,7 +119,7 @@ const redemptions = async (productId: string) =>
 describe(`order first, then the charge (${engine})`, () => {
   it('12 buyers race for a single-use coupon by card: one is charged and paid, 11 are refused before any charge', async () => {
     const productId = await productWithCoupon(111.1, 'SOUM', 1)
-    const results = await withGatewayLatency(200, () =>
+    const results = await withGatewayLatency(500, () =>
       Promise.all(
         Array.from({ length: 12 }, () =>
           checkout(svc.api, productId, {

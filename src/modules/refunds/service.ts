@@ -175,12 +175,17 @@ async function markFailed(tx: Tx, ctx: Ctx, refundId: string, failureReason: str
     needs_attention_since: null,
     updated_at: now,
   })
-  if (!refund) return refund
-  await announce(tx, ctx, refund)
-  // A worker may have asked the gateway already (and never heard back): if the gateway carries
-  // the refund out anyway, reconciliation finds it and records it as paid twice.
-  if (refund.attempts > 0) await openCheck(tx, ctx, { id: refund.id, kind: 'refund' })
+  if (refund) await announce(tx, ctx, refund)
   return refund
+}
+
+/**
+ * Failed by something other than the gateway's answer (a chargeback, an admin) after a worker
+ * may have asked the gateway already: if the gateway carries the refund out anyway,
+ * reconciliation finds it and records it as paid twice.
+ */
+async function lookUpLater(tx: Tx, ctx: Ctx, refund: RefundRow | undefined) {
+  if (refund && refund.attempts > 0) await openCheck(tx, ctx, { id: refund.id, kind: 'refund' })
 }
 
 /**
@@ -190,7 +195,9 @@ async function markFailed(tx: Tx, ctx: Ctx, refundId: string, failureReason: str
 export async function failForChargeback(tx: Tx, ctx: Ctx, orderId: string) {
   const live = await repo.findLive(tx, orderId)
   if (live?.status !== 'pending') return null
-  return (await markFailed(tx, ctx, live.id, CHARGEBACK_REASON))?.id ?? null
+  const failed = await markFailed(tx, ctx, live.id, CHARGEBACK_REASON)
+  await lookUpLater(tx, ctx, failed)
+  return failed?.id ?? null
 }
 
 /**
@@ -276,6 +283,7 @@ export async function settleRefund(
       ? await completeRefund(tx, ctx, found.id, null)
       : await failRefund(tx, ctx, found.id, input.note)
   if (!settled) throw new Conflict(REFUND_NOT_PENDING)
+  if (input.status === 'failed') await lookUpLater(tx, ctx, found)
   await repo.setAdminNote(tx, found.id, input.note)
   return adminRefundOut((await repo.findById(tx, found.id))!)
 }
