@@ -30,6 +30,17 @@ export async function claimDue(db: Db, opts: ClaimOptions): Promise<string[]> {
   return result.rows.map((r) => r.id)
 }
 
+/** One pass of a worker: leases the due rows, then handles them one by one; returns how many. */
+export async function handleDue(
+  db: Db,
+  opts: ClaimOptions,
+  handle: (id: string) => Promise<void>,
+): Promise<number> {
+  const ids = await claimDue(db, opts)
+  for (const id of ids) await handle(id)
+  return ids.length
+}
+
 /** Doubling waits from `baseMs` (attempt 1) up to `maxMs`: the retry schedule of a job. */
 export const backoffMs = (attempt: number, baseMs: number, maxMs: number) =>
   Math.min(baseMs * 2 ** Math.max(0, attempt - 1), maxMs)

@@ -7,7 +7,7 @@
 import type { Deps } from '../../deps.ts'
 import { withTx } from '../../kit/db.ts'
 import type { GatewayCheckKind } from '../../kit/db-schema.ts'
-import { backoffMs, claimDue, startPoller } from '../../kit/jobs.ts'
+import { backoffMs, handleDue, startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
 import { reconcileTransfer } from '../payouts/withdrawals.ts'
 import { lookUpFailedRefund } from '../refunds/jobs.ts'
@@ -77,16 +77,12 @@ async function reconcile(deps: Deps, id: string) {
 }
 
 /** One pass: claims the due checks and looks each up. */
-export async function runReconciliation(deps: Deps): Promise<number> {
-  const ids = await claimDue(deps.db, {
-    table: 'gateway_checks',
-    now: deps.clock.now(),
-    limit: BATCH,
-    leaseMs: LEASE_MS,
-  })
-  for (const id of ids) await reconcile(deps, id)
-  return ids.length
-}
+export const runReconciliation = (deps: Deps) =>
+  handleDue(
+    deps.db,
+    { table: 'gateway_checks', now: deps.clock.now(), limit: BATCH, leaseMs: LEASE_MS },
+    (id) => reconcile(deps, id),
+  )
 
 export const startReconciliationWorker: WorkerFactory = (deps) =>
   startPoller({

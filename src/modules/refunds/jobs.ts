@@ -5,7 +5,7 @@
 // retried for as long as it takes, and flagged for a person after ATTENTION_AFTER attempts.
 import type { Deps } from '../../deps.ts'
 import { withTx } from '../../kit/db.ts'
-import { backoffMs, claimDue, startPoller } from '../../kit/jobs.ts'
+import { backoffMs, handleDue, startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
 import { chargeOfOrder } from '../payments/charges.ts'
 import type { CheckVerdict } from '../payments/checks.ts'
@@ -79,16 +79,12 @@ export async function lookUpFailedRefund(deps: Deps, refundId: string): Promise<
 }
 
 /** One pass: claims due refunds and carries each out. */
-export async function runRefundPass(deps: Deps): Promise<number> {
-  const ids = await claimDue(deps.db, {
-    table: 'refunds',
-    now: deps.clock.now(),
-    limit: BATCH,
-    leaseMs: LEASE_MS,
-  })
-  for (const id of ids) await processRefund(deps, id)
-  return ids.length
-}
+export const runRefundPass = (deps: Deps) =>
+  handleDue(
+    deps.db,
+    { table: 'refunds', now: deps.clock.now(), limit: BATCH, leaseMs: LEASE_MS },
+    (id) => processRefund(deps, id),
+  )
 
 export const startRefundWorker: WorkerFactory = (deps) =>
   startPoller({
