@@ -4,6 +4,7 @@ import { startRateLimitPruner } from './modules/checkout/rate-limit-pruner.ts'
 import { startCartRecoveryWorker } from './modules/checkout/recovery.ts'
 import { startEmailWorker } from './modules/email/jobs.ts'
 import { startExpiryWorker } from './modules/payments/jobs.ts'
+import { startReconciliationWorker } from './modules/payments/reconcile.ts'
 import { startRefundWorker } from './modules/refunds/jobs.ts'
 import { startRenewalWorker } from './modules/subscriptions/renewals.ts'
 import { startWebhookWorker } from './modules/webhooks/jobs.ts'
@@ -17,6 +18,7 @@ export const workerFactories: WorkerFactory[] = [
   startExpiryWorker,
   startCartRecoveryWorker,
   startRefundWorker,
+  startReconciliationWorker,
   startRenewalWorker,
   startRateLimitPruner,
 ]

@@ -105,7 +105,7 @@ export interface DB {
     gateway_charge_id: string
     method: PaymentMethod
     amount_cents: number
-    status: 'pending' | 'paid' | 'failed' | 'expired' | 'refunded' | 'chargeback'
+    status: 'pending' | 'paid' | 'failed' | 'expired' | 'refunded' | 'chargeback' | 'canceled'
     pix_copy_paste: string | null
     pix_expires_at: Timestamp | null
     created_at: Timestamp
@@ -130,6 +130,21 @@ export interface DB {
     callback_url: string
     created_at: Timestamp
     refund_failure: Generated<string | null>
+    expires_at: Timestamp | null
+    saved_card: string | null
+    refund_answers_lost: Generated<boolean>
+  }
+  gateway_checks: {
+    id: string
+    kind: GatewayCheckKind
+    status: 'pending' | 'settled'
+    next_attempt_at: Timestamp
+    locked_until: Timestamp | null
+    attempts: Generated<number>
+    last_error: string | null
+    note: string | null
+    created_at: Timestamp
+    settled_at: Timestamp | null
   }
   members: { account_id: string; buyer_id: string; created_at: Timestamp }
   access_grants: {
@@ -358,6 +373,10 @@ export interface DB {
     failed_at: Timestamp | null
     created_at: Timestamp
     updated_at: Timestamp
+    needs_attention_since: Timestamp | null
+    completed_after_failure_at: Timestamp | null
+    charged_back_at: Timestamp | null
+    admin_note: string | null
   }
   sandbox_refunds: {
     id: string
@@ -432,16 +451,20 @@ export type LedgerBook =
   | 'gateway'
   | 'refunds_payable'
   | 'payouts_payable'
+  | 'platform_receivable'
 export type PostingKind =
   | 'sale'
   | 'chargeback'
   | 'refund_reserved'
   | 'refund_paid'
   | 'refund_released'
+  | 'refund_completed_late'
+  | 'refund_charged_back'
   | 'withdrawal_held'
   | 'withdrawal_released'
   | 'withdrawal_settled'
 export type RefundStatus = 'pending' | 'completed' | 'failed'
+export type GatewayCheckKind = 'charge' | 'refund' | 'transfer'
 
 export type SubscriptionStatus = 'active' | 'past_due' | 'canceled'
 

@@ -6,7 +6,7 @@ import type { Db } from './db.ts'
 
 export interface ClaimOptions {
   /** An outbox table with id, status, next_attempt_at, locked_until, attempts. */
-  table: 'emails' | 'refunds'
+  table: 'emails' | 'refunds' | 'gateway_checks'
   now: Date
   limit: number
   leaseMs: number
@@ -29,6 +29,21 @@ export async function claimDue(db: Db, opts: ClaimOptions): Promise<string[]> {
     RETURNING id`.execute(db)
   return result.rows.map((r) => r.id)
 }
+
+/** One pass of a worker: leases the due rows, then handles them one by one; returns how many. */
+export async function handleDue(
+  db: Db,
+  opts: ClaimOptions,
+  handle: (id: string) => Promise<void>,
+): Promise<number> {
+  const ids = await claimDue(db, opts)
+  for (const id of ids) await handle(id)
+  return ids.length
+}
+
+/** Doubling waits from `baseMs` (attempt 1) up to `maxMs`: the retry schedule of a job. */
+export const backoffMs = (attempt: number, baseMs: number, maxMs: number) =>
+  Math.min(baseMs * 2 ** Math.max(0, attempt - 1), maxMs)
 
 export interface Poller {
   /** Runs one pass now (tests, and to skip the wait after new work is written). */

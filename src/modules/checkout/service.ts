@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.ts'
 import { withTx } from '../../kit/db.ts'
 import { normalizeBrazilianPhone, normalizeTaxId } from '../../kit/documents.ts'
-import { BadRequest, NotFound, PaymentRequired } from '../../kit/errors.ts'
+import { AppError, BadRequest, Conflict, NotFound, PaymentRequired } from '../../kit/errors.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { toBrl } from '../../kit/money.ts'
 import { createLoginLink, ensureBuyer } from '../accounts/service.ts'
@@ -9,23 +9,35 @@ import { priceWithCoupon, redeemCoupon } from '../catalog/coupons.ts'
 import { findProductById, sellable } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { accessEmail } from '../email/templates.ts'
-import { cancelShares, commissionFields, planShares, recordShares } from '../ledger/shares.ts'
-import { createOrder, findOrder, markFailed } from '../orders/service.ts'
-import { barcodeSvgDataUrl, endOfDueDate } from '../payments/boleto.ts'
-import { confirmPayment } from '../payments/confirm.ts'
+import { commissionFields, planShares, recordShares } from '../ledger/shares.ts'
+import { createOrder, findOrder } from '../orders/service.ts'
+import { barcodeSvgDataUrl } from '../payments/boleto.ts'
+import { openCheck } from '../payments/checks.ts'
+import type { GatewayCharge } from '../payments/gateway.ts'
+import { type ChargeOutcome, dropCharge, recordOrderCharge } from '../payments/order-charge.ts'
 import { pixQrDataUrl } from '../payments/qr.ts'
-import { recordCharge } from '../payments/service.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import type { CheckoutOut, CreateCheckoutInput } from './schema.ts'
 import { markConverted } from './sessions.ts'
 
 const METHODS = { one_time: ['pix'], recurring: ['pix', 'card', 'boleto'] } as const
+/** A card is charged within the request; this bounds how long its order may wait for that. */
+const CARD_WINDOW_MS = 15 * 60_000
+
+export const PAYMENT_UNKNOWN =
+  'Não conseguimos confirmar o pagamento com a operadora. Aguarde alguns minutos antes de tentar de novo: se a cobrança foi feita, a confirmação do pedido chega por e-mail; se não, nada será cobrado.'
+export const CHARGE_CANCELED =
+  'Não foi possível concluir o pedido, e a cobrança foi cancelada: nada foi cobrado. Tente de novo.'
+export const CHARGE_BEING_CANCELED =
+  'Não foi possível concluir o pedido. Se algum valor aparecer na sua fatura, ele será estornado automaticamente.'
 
 /**
- * Creates the buyer (if new), the pending order and the gateway charge. The charge is created
- * first, outside the transaction (a gateway call never holds a database lock); then one
- * transaction writes everything of ours, so a failure leaves nothing half-written. A charge
- * orphaned by a failed transaction is never paid for an order and simply expires.
+ * Creates the buyer (if new), the pending order and then the gateway charge (SPEC §4, §5).
+ * Order first: one transaction writes the buyer, the order, its shares and its coupon
+ * redemption (a coupon used up meanwhile is refused here, before any charge) and opens the
+ * order's gateway check. Then the gateway charges the order, outside any transaction, and a
+ * second transaction records the answer. A charge our side cannot keep is canceled at the
+ * gateway; an answer that never came is looked up later by the reconciliation worker.
  */
 export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Promise<CheckoutOut> {
   const { product, plan } = await sellable(deps.db, input.product_id, input.plan_id)
@@ -44,18 +56,9 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
     ? await priceWithCoupon(deps.db, deps, product.id, plan.price_cents, input.coupon_code)
     : null
   const amountCents = priced?.amountCents ?? plan.price_cents
-  const charge = await deps.gateway.createCharge({
-    reference: orderId,
-    method: input.payment_method,
-    amountCents,
-    description: product.name,
-    buyer: { name: input.name, email: input.email, document: taxId.value, phone },
-    expiresAt: new Date(now.getTime() + deps.config.pixExpiresAfterMs),
-    cardToken: input.card_token,
-    installments: input.installments,
-  })
+  const pixExpiresAt = new Date(now.getTime() + deps.config.pixExpiresAfterMs)
 
-  const order = await withTx(deps.db, async (tx) => {
+  await withTx(deps.db, async (tx) => {
     const buyer = await ensureBuyer(tx, deps, { name: input.name, email: input.email })
     if (buyer.created) {
       await queueEmail(tx, deps, {
@@ -88,24 +91,21 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
       amount_cents: amountCents,
       payment_method: input.payment_method,
       coupon_code: priced?.coupon.code ?? null,
-      expires_at:
-        charge.pix?.expiresAt ?? (charge.boleto ? endOfDueDate(charge.boleto.dueDate) : null),
+      // A boleto's comes with its due date, once the gateway issued it.
+      expires_at: {
+        pix: pixExpiresAt,
+        card: new Date(now.getTime() + CARD_WINDOW_MS),
+        boleto: null,
+      }[input.payment_method],
       created_at: now,
       updated_at: now,
       ...commissionFields(shares),
     })
-    // A declined card never takes a redemption; any other order holds one until it expires.
-    if (priced && charge.status !== 'failed') await redeemCoupon(tx, priced.coupon.id)
+    // Held until the order is paid, or given back when it fails or expires.
+    if (priced) await redeemCoupon(tx, priced.coupon.id)
     if (input.session_id) {
       await markConverted(tx, { sessionId: input.session_id, productId: product.id, orderId })
     }
-    await recordCharge(tx, deps, {
-      orderId,
-      gateway: deps.gateway.name,
-      charge,
-      method: input.payment_method,
-      amountCents,
-    })
     await emitEvent(tx, deps, {
       accountId: product.account_id,
       type: 'order.created',
@@ -117,18 +117,35 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
       },
     })
     await recordShares(tx, deps, created, shares)
-    if (charge.status === 'paid') await confirmPayment(tx, deps, orderId)
-    if (charge.status === 'failed') {
-      await markFailed(tx, orderId, now)
-      await cancelShares(tx, deps, created)
-    }
-    return created
+    await openCheck(tx, deps, { id: orderId, kind: 'charge' })
   })
-  if (charge.status === 'failed') throw new PaymentRequired('Cartão recusado')
+
+  let charge: GatewayCharge
+  try {
+    charge = await deps.gateway.createCharge({
+      reference: orderId,
+      method: input.payment_method,
+      amountCents,
+      description: product.name,
+      buyer: { name: input.name, email: input.email, document: taxId.value, phone },
+      expiresAt: pixExpiresAt,
+      cardToken: input.card_token,
+      installments: input.installments,
+    })
+  } catch (error) {
+    // The order stays pending without a charge; reconciliation looks it up by the order id.
+    deps.log.warn({ err: error, orderId }, 'gateway charge answer unknown')
+    throw new AppError(502, PAYMENT_UNKNOWN, 'bad_gateway')
+  }
+
+  const status = await recordOrDrop(deps, orderId, charge)
+  if (status === 'failed' && charge.status === 'failed')
+    throw new PaymentRequired('Cartão recusado')
+  if (status !== 'pending' && status !== 'paid') throw new Conflict(CHARGE_CANCELED)
 
   return {
-    order_id: order.id,
-    status: charge.status,
+    order_id: orderId,
+    status,
     amount: toBrl(amountCents),
     currency: 'BRL',
     payment_method: input.payment_method,
@@ -150,6 +167,33 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
       : null,
     card: charge.card,
   }
+}
+
+/**
+ * Records the charge the gateway made for the order and returns the order's status after it.
+ * When our side cannot keep the charge (the transaction fails, or the order closed meanwhile)
+ * the charge is canceled at the gateway and the buyer told so: never a 500, never charged
+ * without an order.
+ */
+async function recordOrDrop(deps: Deps, orderId: string, charge: GatewayCharge) {
+  let outcome: ChargeOutcome | null = null
+  try {
+    outcome = await withTx(deps.db, (tx) =>
+      recordOrderCharge(tx, deps, { orderId, gateway: deps.gateway.name, charge }),
+    )
+  } catch (error) {
+    deps.log.error({ err: error, orderId }, 'recording a charge failed; canceling it')
+  }
+  if (outcome?.kind === 'recorded') return outcome.status
+  const ref = { reference: orderId, gatewayChargeId: charge.gatewayChargeId }
+  const canceled = await dropCharge(deps, ref).catch((error) => {
+    deps.log.error({ err: error, orderId }, 'failing the order of a dropped charge failed')
+    return false
+  })
+  const message = canceled ? CHARGE_CANCELED : CHARGE_BEING_CANCELED
+  // Our own failure is worth retrying (a 5xx is not kept for the Idempotency-Key); an order
+  // that closed meanwhile (expired, settled by reconciliation) is not.
+  throw outcome ? new Conflict(message) : new AppError(503, message, 'unavailable')
 }
 
 /** What the checkout page polls: status and, once paid, where to send the buyer. */

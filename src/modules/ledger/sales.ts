@@ -162,6 +162,30 @@ export async function payRefund(tx: Tx, ctx: Ctx, input: { order: Order; refundI
   })
 }
 
+/**
+ * The gateway's cash left a second time for one refund: the gateway carried the refund out
+ * after a chargeback (or an admin) had failed it, or the buyer's bank charged back an order
+ * already refunded. The creators bore the refund once; this money is the platform's, owed back
+ * to it (`platform_receivable`: recovered by contesting the chargeback with the refund's
+ * proof), so no holder's balance moves again.
+ */
+export async function postRefundPaidTwice(
+  tx: Tx,
+  ctx: Ctx,
+  input: { order: Order; refundId: string; kind: 'refund_completed_late' | 'refund_charged_back' },
+) {
+  const { order } = input
+  const change = await MoneyChange.begin(tx)
+  change
+    .line('platform_receivable', null, order.account_id, -order.amount_cents)
+    .line('gateway', null, order.account_id, order.amount_cents)
+  await change.commit(ctx, {
+    kind: input.kind,
+    accountId: order.account_id,
+    refundId: input.refundId,
+  })
+}
+
 /** The refund failed: every share goes back to who had it, as before the request. */
 export async function releaseRefund(tx: Tx, ctx: Ctx, input: { order: Order; refundId: string }) {
   const { order } = input

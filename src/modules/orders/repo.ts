@@ -76,6 +76,10 @@ export const ordersRepo = {
       .execute()
   },
 
+  setExpiry(db: Executor, id: string, expiresAt: Date) {
+    return db.updateTable('orders').set({ expires_at: expiresAt }).where('id', '=', id).execute()
+  },
+
   setSubscription(db: Executor, id: string, subscriptionId: string) {
     return db
       .updateTable('orders')

@@ -77,6 +77,11 @@ export async function linkSubscription(tx: Tx, orderId: string, subscriptionId: 
   await repo.setSubscription(tx, orderId, subscriptionId)
 }
 
+/** When a pending order stops being payable, once its charge says (PIX expiry, boleto due date). */
+export async function setExpiry(tx: Tx, orderId: string, expiresAt: Date) {
+  await repo.setExpiry(tx, orderId, expiresAt)
+}
+
 export const dueForExpiry = (db: Executor, now: Date, limit: number) =>
   repo.dueForExpiry(db, now, limit)
 

@@ -11,19 +11,40 @@ export interface CreateChargeInput {
   buyer: { name: string; email: string; document: string; phone: string }
   expiresAt: Date
   cardToken?: string | undefined
-  /** A card saved by an earlier charge (`CreatedCharge.savedCard`): renewals charge it. */
+  /** A card saved by an earlier charge (`GatewayCharge.savedCard`): renewals charge it. */
   savedCard?: string | undefined
   installments?: number | undefined
 }
 
-export interface CreatedCharge {
+/** A charge's state at the gateway. */
+export type GatewayChargeStatus =
+  | 'pending'
+  | 'paid'
+  | 'failed'
+  | 'canceled'
+  | 'refunded'
+  | 'chargeback'
+  | 'expired'
+
+/** The gateway's view of the charge made for one of our orders. */
+export interface GatewayCharge {
   gatewayChargeId: string
-  status: 'pending' | 'paid' | 'failed'
+  status: GatewayChargeStatus
+  amountCents: number
   pix: { copyPaste: string; expiresAt: Date } | null
   boleto: { barcode: string; digitableLine: string; dueDate: string } | null
   card: { status: 'approved' | 'declined'; last4: string } | null
   /** The gateway's reusable reference to an approved card (never the number), or null. */
   savedCard: string | null
+}
+
+/** Where a charge ended after a cancel: nothing of the buyer's money stays with it. */
+export type ClosedChargeStatus = Exclude<GatewayChargeStatus, 'pending' | 'paid'>
+
+export interface ChargeRef {
+  /** Our order id, the reference the charge was created with. */
+  reference: string
+  gatewayChargeId: string
 }
 
 export type CallbackAction = 'paid' | 'failed' | 'expired' | 'refunded' | 'chargeback' | 'ignored'
@@ -37,10 +58,13 @@ export interface ParsedCallback {
   payload: unknown
 }
 
-export interface RefundInput {
+export interface RefundRef {
   /** Our refund id: the gateway's idempotency key (a retried call answers the same). */
   reference: string
   gatewayChargeId: string
+}
+
+export interface RefundInput extends RefundRef {
   amountCents: number
 }
 
@@ -66,13 +90,27 @@ export interface PixTransferResult {
   failureReason: string | null
 }
 
+/**
+ * Every call throws only when the answer is unknown (a time-out, a lost connection): the caller
+ * then asks again, or looks the outcome up by our reference, which is what real gateways key
+ * on (Asaas `externalReference`, Mercado Pago `external_reference` + `X-Idempotency-Key`).
+ */
 export interface PaymentGateway {
   readonly name: string
-  createCharge(input: CreateChargeInput): Promise<CreatedCharge>
-  /** Returns the charge's money to the buyer. Throws only when the answer is unknown (retry). */
+  /** Idempotent per reference: a repeated call answers with the charge of the first. */
+  createCharge(input: CreateChargeInput): Promise<GatewayCharge>
+  /** The charge made for our order `reference`, or null when the gateway confirms it has none. */
+  getCharge(reference: string): Promise<GatewayCharge | null>
+  /** Cancels a pending charge, or voids (or fully refunds) a paid one; answers where it ended. */
+  cancelCharge(input: ChargeRef): Promise<ClosedChargeStatus>
+  /** Returns the charge's money to the buyer. */
   refund(input: RefundInput): Promise<RefundResult>
-  /** Pays a withdrawal out to a PIX key. Throws only when the answer is unknown (retry). */
+  /** What became of the refund asked with our `reference`; null when the gateway has none. */
+  getRefund(input: RefundRef): Promise<RefundResult | null>
+  /** Pays a withdrawal out to a PIX key. */
   transferPix(input: PixTransferInput): Promise<PixTransferResult>
+  /** What became of the transfer made for our withdrawal `reference`; null when none exists. */
+  getTransfer(reference: string): Promise<PixTransferResult | null>
   /** Verifies authenticity; null when the signature is missing or wrong. */
   parseCallback(
     rawBody: Buffer,

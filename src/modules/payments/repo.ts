@@ -1,6 +1,6 @@
-import type { Insertable } from 'kysely'
+import { type Insertable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
-import type { DB } from '../../kit/db-schema.ts'
+import type { DB, GatewayCheckKind } from '../../kit/db-schema.ts'
 
 export const paymentsRepo = {
   insertCharge(db: Executor, row: Insertable<DB['charges']>) {
@@ -84,5 +84,61 @@ export const paymentsRepo = {
       .where('order_id', '=', orderId)
       .where('status', '=', 'pending')
       .execute()
+  },
+
+  /**
+   * Opens the check of a reference, or brings an open one forward; a settled one opens again
+   * with a fresh count of attempts.
+   */
+  openCheck(db: Executor, row: { id: string; kind: GatewayCheckKind; at: Date; now: Date }) {
+    return db
+      .insertInto('gateway_checks')
+      .values({
+        id: row.id,
+        kind: row.kind,
+        status: 'pending',
+        next_attempt_at: row.at,
+        created_at: row.now,
+      })
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({
+          status: 'pending',
+          settled_at: null,
+          next_attempt_at: sql`CASE WHEN gateway_checks.status = 'pending'
+            THEN least(gateway_checks.next_attempt_at, excluded.next_attempt_at)
+            ELSE excluded.next_attempt_at END`,
+          attempts: sql`CASE WHEN gateway_checks.status = 'pending'
+            THEN gateway_checks.attempts ELSE 0 END`,
+        }),
+      )
+      .execute()
+  },
+
+  settleCheck(db: Executor, id: string, note: string, at: Date) {
+    return db
+      .updateTable('gateway_checks')
+      .set({ status: 'settled', note, settled_at: at, locked_until: null })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .execute()
+  },
+
+  /** Looks again at `at`: after an unknown answer (error) or to confirm a finding (note). */
+  checkAgainAt(db: Executor, id: string, at: Date, why: { error?: string; note?: string }) {
+    return db
+      .updateTable('gateway_checks')
+      .set({
+        next_attempt_at: at,
+        locked_until: null,
+        ...(why.error === undefined ? {} : { last_error: why.error.slice(0, 1000) }),
+        ...(why.note === undefined ? {} : { note: why.note }),
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .execute()
+  },
+
+  findCheck(db: Executor, id: string) {
+    return db.selectFrom('gateway_checks').selectAll().where('id', '=', id).executeTakeFirst()
   },
 }

@@ -5,6 +5,7 @@ import { BadRequest, NotFound } from '../../kit/errors.ts'
 import type { RouteModule } from '../../routes.ts'
 import {
   failSandboxRefunds,
+  loseSandboxRefundAnswers,
   type SandboxEventType,
   sendSandboxCallback,
   tokenizeSandboxCard,
@@ -67,6 +68,27 @@ export const sandboxRoutes: RouteModule = (app, deps) => {
       const reason = await failSandboxRefunds(deps, request.params.charge_id)
       if (!reason) throw new NotFound('Cobrança não encontrada')
       return { charge_id: request.params.charge_id, refund_failure: reason }
+    },
+  )
+
+  app.post(
+    '/sandbox/charges/:charge_id/lose-refund-answers',
+    {
+      schema: {
+        tags,
+        security: [],
+        description:
+          'While `lost` is true, refunds of this charge are carried out but no answer reaches the service (refund calls and lookups fail as on a network error).',
+        params: ChargeParams,
+        body: z.object({ lost: z.boolean() }),
+        response: { 200: z.object({ charge_id: z.string(), lost: z.boolean() }) },
+      },
+    },
+    async (request) => {
+      const { lost } = request.body
+      if (!(await loseSandboxRefundAnswers(deps, request.params.charge_id, lost)))
+        throw new NotFound('Cobrança não encontrada')
+      return { charge_id: request.params.charge_id, lost }
     },
   )
 

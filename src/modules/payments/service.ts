@@ -3,10 +3,11 @@ import type { Tx } from '../../kit/db.ts'
 import type { PaymentMethod } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { findOrder } from '../orders/service.ts'
+import { recordChargebackAfterRefund } from '../refunds/service.ts'
 import { chargebackOrder } from './chargeback.ts'
 import { confirmPayment } from './confirm.ts'
 import { expireOrder } from './expire.ts'
-import type { CreatedCharge, ParsedCallback } from './gateway.ts'
+import type { GatewayCharge, ParsedCallback } from './gateway.ts'
 import { paymentsRepo as repo } from './repo.ts'
 
 export type CallbackOutcome =
@@ -16,6 +17,7 @@ export type CallbackOutcome =
   | 'duplicate'
   | 'unknown_charge'
   | 'amount_mismatch'
+  | 'refund_charged_back'
   | 'ignored'
 
 /**
@@ -46,6 +48,11 @@ export async function applyCallback(
   if (outcome === 'chargeback') {
     return (await chargebackOrder(tx, deps, charge!.order_id)) ? 'chargeback' : 'duplicate'
   }
+  if (outcome === 'refund_charged_back') {
+    const recorded = await recordChargebackAfterRefund(tx, deps, charge!.order_id)
+    if (recorded) await repo.setChargeStatus(tx, charge!.id, 'chargeback')
+    return recorded ? outcome : 'duplicate'
+  }
   if (outcome === 'expired') {
     return (await expireOrder(tx, deps, charge!.order_id)) ? 'expired' : 'duplicate'
   }
@@ -56,8 +63,12 @@ export async function applyCallback(
   async function decide(): Promise<CallbackOutcome> {
     if (!charge) return 'unknown_charge'
     const order = await findOrder(tx, charge.order_id)
-    // Only a paid order can be charged back (a refunded one was already paid back).
-    if (callback.action === 'chargeback') return order?.status === 'paid' ? 'chargeback' : 'ignored'
+    // A paid order is charged back; a refunded one was paid back already, so the buyer now got
+    // the money twice: recorded for the platform to contest.
+    if (callback.action === 'chargeback') {
+      if (order?.status === 'paid') return 'chargeback'
+      return order?.status === 'refunded' ? 'refund_charged_back' : 'ignored'
+    }
     if (callback.action !== 'paid' && callback.action !== 'expired') return 'ignored'
     if (order?.status !== 'pending') return 'duplicate'
     if (callback.action === 'expired') return 'expired'
@@ -82,7 +93,7 @@ export function recordCharge(
   input: {
     orderId: string
     gateway: string
-    charge: CreatedCharge
+    charge: GatewayCharge
     method: PaymentMethod
     amountCents: number
   },

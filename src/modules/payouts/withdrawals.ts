@@ -22,6 +22,8 @@ import {
   releaseWithdrawal,
   settleWithdrawal,
 } from '../ledger/service.ts'
+import { type CheckVerdict, openCheck, settleCheck } from '../payments/checks.ts'
+import type { PixTransferResult } from '../payments/gateway.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { maskPixKey } from './pix-key.ts'
 import { verifiedPixKey } from './pix-keys.ts'
@@ -203,10 +205,11 @@ export async function rejectWithdrawal(tx: Tx, ctx: Ctx, id: string, note: strin
 
 /**
  * Pays an approved withdrawal: marks the transfer as started (from then on it cannot be
- * rejected), makes the PIX transfer outside any transaction with the withdrawal id as the
- * gateway's idempotency key, then records the answer. A refused transfer rejects the
- * withdrawal (the money goes back, the requester is told why); an unknown answer leaves it
- * approved and is a 502: paying again repeats the same transfer, never a second one.
+ * rejected) and opens the withdrawal's gateway check, makes the PIX transfer outside any
+ * transaction with the withdrawal id as the gateway's idempotency key, then records the answer.
+ * A refused transfer rejects the withdrawal (the money goes back, the requester is told why); an
+ * unknown answer leaves it approved and is a 502: paying again repeats the same transfer, never
+ * a second one, and meanwhile reconciliation looks the transfer up and records what it finds.
  */
 export async function payWithdrawal(deps: Deps, id: string): Promise<WithdrawalOut> {
   const started = await withTx(deps.db, async (tx) => {
@@ -216,11 +219,12 @@ export async function payWithdrawal(deps: Deps, id: string): Promise<WithdrawalO
     if (row.transfer_started_at) return { toTransfer: row }
     if (available < 0) throw new Conflict(NEGATIVE_BALANCE)
     const now = deps.clock.now()
+    await openCheck(tx, deps, { id, kind: 'transfer' })
     return { toTransfer: await repo.update(tx, id, { transfer_started_at: now, updated_at: now }) }
   })
   if (started.settled) return withdrawalOut(started.settled)
   const w = started.toTransfer!
-  let result: Awaited<ReturnType<Deps['gateway']['transferPix']>>
+  let result: PixTransferResult
   try {
     result = await deps.gateway.transferPix({
       reference: w.id,
@@ -232,22 +236,41 @@ export async function payWithdrawal(deps: Deps, id: string): Promise<WithdrawalO
     deps.log.warn({ err: error, withdrawalId: w.id }, 'PIX transfer answer unknown')
     throw new AppError(502, TRANSFER_UNKNOWN, 'bad_gateway')
   }
-  return withTx(deps.db, async (tx) => {
-    const { row } = await lockForReview(tx, id)
-    if (row.status !== 'approved') return withdrawalOut(row) // a concurrent pay recorded it
-    if (result.status === 'failed') {
-      const note = `A transferência Pix falhou: ${result.failureReason ?? 'recusada pelo banco'}`
-      return withdrawalOut(await reject(tx, deps, row, note))
-    }
-    const now = deps.clock.now()
-    const paid = await moveTo(tx, deps, row, {
-      status: 'paid',
-      paid_at: now,
-      gateway_transfer_id: result.gatewayTransferId,
-    })
-    await settleWithdrawal(tx, deps, { withdrawalId: row.id })
-    return withdrawalOut(paid)
+  return withdrawalOut(await withTx(deps.db, (tx) => recordTransfer(tx, deps, id, result)))
+}
+
+/** The gateway's answer to a withdrawal's transfer: paid, or rejected with the money back. */
+async function recordTransfer(tx: Tx, ctx: Ctx, id: string, result: PixTransferResult) {
+  const { row } = await lockForReview(tx, id)
+  await settleCheck(tx, ctx, id, `transfer ${result.status}`)
+  if (row.status !== 'approved') return row // a concurrent pay recorded it
+  if (result.status === 'failed') {
+    const note = `A transferência Pix falhou: ${result.failureReason ?? 'recusada pelo banco'}`
+    return reject(tx, ctx, row, note)
+  }
+  const now = ctx.clock.now()
+  const paid = await moveTo(tx, ctx, row, {
+    status: 'paid',
+    paid_at: now,
+    gateway_transfer_id: result.gatewayTransferId,
   })
+  await settleWithdrawal(tx, ctx, { withdrawalId: row.id })
+  return paid
+}
+
+/**
+ * Reconciliation of a transfer whose answer never came: the gateway's answer is recorded as if
+ * the pay call had received it. A transfer the gateway never made is left to the admin: the
+ * withdrawal stays approved and not rejectable (a transfer could still be on its way), and
+ * "Pagar" repeats the same transfer.
+ */
+export async function reconcileTransfer(deps: Deps, id: string): Promise<CheckVerdict> {
+  const row = await repo.findById(deps.db, id)
+  if (row?.status !== 'approved') return { settled: `withdrawal already ${row?.status}` }
+  const result = await deps.gateway.getTransfer(id)
+  if (!result) return { settled: 'no transfer at the gateway: left to the admin' }
+  const recorded = await withTx(deps.db, (tx) => recordTransfer(tx, deps, id, result))
+  return { settled: `transfer ${result.status}: withdrawal ${recorded.status}` }
 }
 
 /** The admin's queue: still to decide or to pay, oldest first, with the requester's name. */

@@ -57,13 +57,48 @@ export const refundsRepo = {
       .executeTakeFirst() as Promise<RefundRow | undefined>
   },
 
-  retryLater(db: Executor, id: string, at: Date, error: string) {
+  /** `attentionAt`: flag it for a person from then on (a flag already set keeps its time). */
+  retryLater(db: Executor, id: string, at: Date, error: string, attentionAt: Date | null) {
     return db
       .updateTable('refunds')
-      .set({ next_attempt_at: at, locked_until: null, last_error: error.slice(0, 1000) })
+      .set((eb) => ({
+        next_attempt_at: at,
+        locked_until: null,
+        last_error: error.slice(0, 1000),
+        needs_attention_since: eb.fn.coalesce('needs_attention_since', eb.val(attentionAt)),
+      }))
       .where('id', '=', id)
       .where('status', '=', 'pending')
       .execute()
+  },
+
+  /** Sets a once-only fact (and `patch`) on a refund in `status`; undefined when already set. */
+  markOnce(
+    db: Executor,
+    id: string,
+    status: RefundStatus,
+    fact: 'completed_after_failure_at' | 'charged_back_at',
+    patch: Updateable<DB['refunds']>,
+  ) {
+    return db
+      .updateTable('refunds')
+      .set(patch)
+      .where('id', '=', id)
+      .where('status', '=', status)
+      .where(fact, 'is', null)
+      .returningAll()
+      .executeTakeFirst() as Promise<RefundRow | undefined>
+  },
+
+  setAdminNote(db: Executor, id: string, note: string) {
+    return db.updateTable('refunds').set({ admin_note: note }).where('id', '=', id).execute()
+  },
+
+  /** Every account's refunds, newest first; `needsAttention` keeps the flagged ones. */
+  listAll(db: Executor, q: { needsAttention?: boolean | undefined }, window: PageWindow) {
+    let query = db.selectFrom('refunds').selectAll()
+    if (q.needsAttention) query = query.where('needs_attention_since', 'is not', null)
+    return query.$call(newestFirst(window, { table: 'refunds' })).execute() as Promise<RefundRow[]>
   },
 
   list(db: Executor, accountId: string, q: RefundListQuery, window: PageWindow) {

@@ -1,11 +1,18 @@
 import { z } from 'zod'
 import { withTx } from '../../kit/db.ts'
-import { requireAccount } from '../../kit/http/auth.ts'
+import { requireAccount, requireAdmin } from '../../kit/http/auth.ts'
 import { listOf } from '../../kit/http/pagination.ts'
 import { IdParams } from '../../kit/http/schemas.ts'
 import type { RouteModule } from '../../routes.ts'
-import { RefundBody, RefundListQuery, RefundOut } from './schema.ts'
-import { getRefund, listRefunds, requestRefund } from './service.ts'
+import {
+  AdminRefundListQuery,
+  AdminRefundOut,
+  RefundBody,
+  RefundListQuery,
+  RefundOut,
+  SettleRefundBody,
+} from './schema.ts'
+import { getRefund, listAllRefunds, listRefunds, requestRefund, settleRefund } from './service.ts'
 
 const tags = ['refunds']
 const One = z.object({ data: RefundOut })
@@ -54,6 +61,44 @@ export const refundRoutes: RouteModule = (app, deps) => {
     async (request) => {
       const actor = await requireAccount(request, 'read:refunds')
       return { data: await getRefund(deps.db, actor.accountId, request.params.id) }
+    },
+  )
+
+  app.get(
+    '/api/admin/refunds',
+    {
+      schema: {
+        tags: ['admin'],
+        description:
+          "Every account's refunds, newest first (platform admin). `needs_attention=true`: the ones a person must look at — outcome still unknown after many tries, or the buyer paid twice (refund and chargeback).",
+        querystring: AdminRefundListQuery,
+        response: { 200: listOf(AdminRefundOut) },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request)
+      return listAllRefunds(deps.db, request.query)
+    },
+  )
+
+  app.post(
+    '/api/admin/refunds/:id/settle',
+    {
+      schema: {
+        tags: ['admin'],
+        description:
+          'Settles a pending refund as the gateway shows it (platform admin): `completed` pays it out, `failed` gives the money back (the note becomes the reason). 409 once it is no longer pending.',
+        params: IdParams,
+        body: SettleRefundBody,
+        response: { 200: z.object({ data: AdminRefundOut }) },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request)
+      const data = await withTx(deps.db, (tx) =>
+        settleRefund(tx, deps, { refundId: request.params.id, ...request.body }),
+      )
+      return { data }
     },
   )
 }

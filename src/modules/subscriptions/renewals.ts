@@ -18,7 +18,8 @@ import { cancelShares, commissionFields, planShares, recordShares } from '../led
 import { createOrder, findOrder, lockOrder, markFailed } from '../orders/service.ts'
 import { chargeOfOrder } from '../payments/charges.ts'
 import { confirmPayment } from '../payments/confirm.ts'
-import type { CreatedCharge } from '../payments/gateway.ts'
+import type { GatewayCharge } from '../payments/gateway.ts'
+import { dropCharge } from '../payments/order-charge.ts'
 import { recordCharge } from '../payments/service.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { subscriptionsRepo as repo, type SubscriptionRow } from './repo.ts'
@@ -154,7 +155,8 @@ async function issueRenewalOrder(tx: Tx, deps: Deps, sub: SubscriptionRow) {
 /**
  * Charges an issued renewal order through the gateway, then records what it answered. An order
  * no longer due (the subscription was canceled, or another worker got it paid) is not charged;
- * a card the gateway charged while the subscription was being canceled is refunded.
+ * a charge the gateway made while the subscription was being canceled is canceled (a card
+ * voided, a PIX or boleto withdrawn) at the gateway.
  */
 export async function chargeRenewal(deps: Deps, orderId: string) {
   const order = (await findOrder(deps.db, orderId))!
@@ -193,7 +195,8 @@ export async function chargeRenewal(deps: Deps, orderId: string) {
     })
     if (charge.status === 'paid') {
       await confirmPayment(tx, deps, order.id)
-    } else if (charge.status === 'failed') {
+    } else if (charge.status !== 'pending') {
+      // Declined (or already closed at the gateway): this order will not be paid.
       await cardDeclined(tx, deps, locked, order.id)
     } else {
       await repo.update(tx, sub.id, { next_action_at: nextCheck(deps, locked) })
@@ -213,22 +216,14 @@ export async function chargeRenewal(deps: Deps, orderId: string) {
     }
     return true
   })
-  if (!recorded && charge.status === 'paid') {
-    // Money taken for an order that no longer exists to be paid: give it back. The order id is
-    // the refund's idempotency reference (an expired order never has a refund of its own).
-    const refund = await deps.gateway.refund({
-      reference: order.id,
-      gatewayChargeId: charge.gatewayChargeId,
-      amountCents: order.amount_cents,
-    })
-    deps.log.warn(
-      { orderId: order.id, refund: refund.status, reason: refund.failureReason },
-      'renewal charged after its subscription ended; charge refunded at the gateway',
-    )
+  if (!recorded && (charge.status === 'paid' || charge.status === 'pending')) {
+    // A charge for an order that can no longer be paid: canceled (a paid card voided) at the
+    // gateway; if that answer is lost too, the order's check makes reconciliation retry it.
+    await dropCharge(deps, { reference: order.id, gatewayChargeId: charge.gatewayChargeId })
   }
 }
 
-const boletoOf = (charge: CreatedCharge) =>
+const boletoOf = (charge: GatewayCharge) =>
   charge.boleto && { digitableLine: charge.boleto.digitableLine, dueDate: charge.boleto.dueDate }
 
 /** A declined renewal card: the order fails, the subscription is past due, retried daily. */

@@ -151,7 +151,7 @@ describe(`renewal worker (${engine})`, () => {
     expect((await ordersOf(sub.id)).map((o) => o.status)).toEqual(['paid', 'expired'])
   })
 
-  it('card: canceled while the gateway was charging, the charge is refunded and nothing renews', async () => {
+  it('card: canceled while the gateway was charging, the charge is voided at the gateway and nothing renews', async () => {
     const { sub, email } = await subscribe({
       email: 'durante@example.com',
       payment_method: 'card',
@@ -179,7 +179,7 @@ describe(`renewal worker (${engine})`, () => {
 
     const [, renewal] = await ordersOf(sub.id)
     expect(renewal!.status).toBe('expired')
-    expect(await sandboxChargesOf(renewal!.id)).toMatchObject([{ status: 'refunded' }])
+    expect(await sandboxChargesOf(renewal!.id)).toMatchObject([{ status: 'canceled' }])
     expect(await subscription(sub.id)).toMatchObject({ status: 'canceled' })
   })
 

@@ -1,14 +1,13 @@
 // The sandbox's PIX transfers (payouts): each reference is paid once and its answer kept, like
 // a real gateway's idempotency key. Test keys: an e-mail at `@recusada.example` is refused by
-// the bank; one at `@instavel.example` loses the first call's answer (a network error after
-// the request left), so the "unknown answer, pay again" path can be exercised.
+// the bank; one at `@instavel.example` loses the first call's answer (sandbox-faults.ts), so
+// the unknown-answer paths (pay again, reconciliation) can be exercised.
 import { uuidv7 } from '../../../kit/ids.ts'
 import type { PixTransferInput, PixTransferResult } from '../gateway.ts'
 import type { SandboxDeps } from './sandbox.ts'
+import { loseFirstAnswer } from './sandbox-faults.ts'
 
 export const SANDBOX_REFUSED_KEY_DOMAIN = '@recusada.example'
-export const SANDBOX_UNSTABLE_KEY_DOMAIN = '@instavel.example'
-const answerLost = new Set<string>()
 const REFUSED = 'A chave Pix não pertence a uma conta ativa no banco de destino'
 
 export async function transferSandboxPix(
@@ -31,15 +30,21 @@ export async function transferSandboxPix(
     })
     .onConflict((oc) => oc.column('reference').doNothing())
     .execute()
-  if (input.pixKey.endsWith(SANDBOX_UNSTABLE_KEY_DOMAIN) && !answerLost.has(input.reference)) {
-    answerLost.add(input.reference)
-    throw new Error('sandbox: connection reset before the answer')
-  }
+  loseFirstAnswer(input.pixKey, input.reference)
+  return (await findSandboxTransfer(deps, input.reference))!
+}
+
+/** The transfer made for a withdrawal, or null when the sandbox never made one. */
+export async function findSandboxTransfer(
+  deps: Pick<SandboxDeps, 'db'>,
+  reference: string,
+): Promise<PixTransferResult | null> {
   const stored = await deps.db
     .selectFrom('sandbox_transfers')
     .selectAll()
-    .where('reference', '=', input.reference)
-    .executeTakeFirstOrThrow()
+    .where('reference', '=', reference)
+    .executeTakeFirst()
+  if (!stored) return null
   return {
     status: stored.status,
     gatewayTransferId: stored.status === 'completed' ? stored.id : null,

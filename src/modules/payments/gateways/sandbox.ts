@@ -9,14 +9,18 @@ import { buildBoleto, dueDateAfter } from '../boleto.ts'
 import { buildPixCopyPaste } from '../brcode.ts'
 import type {
   CallbackAction,
+  ClosedChargeStatus,
   CreateChargeInput,
-  CreatedCharge,
+  GatewayCharge,
+  GatewayChargeStatus,
   ParsedCallback,
   PaymentGateway,
   RefundInput,
+  RefundRef,
   RefundResult,
 } from '../gateway.ts'
-import { transferSandboxPix } from './sandbox-transfers.ts'
+import { loseFirstAnswer, reachOrThrow } from './sandbox-faults.ts'
+import { findSandboxTransfer, transferSandboxPix } from './sandbox-transfers.ts'
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature'
 /** The sandbox merchant's PIX key (a random-type key, as the platform's own account would have). */
@@ -55,60 +59,65 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
   return {
     name: 'sandbox',
 
-    async createCharge(input: CreateChargeInput): Promise<CreatedCharge> {
+    async createCharge(input: CreateChargeInput): Promise<GatewayCharge> {
+      reachOrThrow(input.buyer.email)
       const now = deps.clock.now()
       const card = input.method === 'card' ? sandboxCardOutcome(input) : null
       // Idempotent per reference, like a real gateway's idempotency key: a retried call gets
       // the charge of the first one, so a card is never charged twice for one order.
-      const inserted = await deps.db
+      await deps.db
         .insertInto('sandbox_charges')
         .values({
           id: `sbx_${uuidv7(now.getTime()).replace(/-/g, '')}`,
           method: input.method,
           amount_cents: input.amountCents,
+          // A card's outcome is decided when charged; PIX and boleto start pending.
           status: card ? (card.approved ? 'paid' : 'failed') : 'pending',
           reference: input.reference,
           callback_url: `http://127.0.0.1:${deps.config.port}/api/payments/callback/sandbox`,
+          expires_at: input.method === 'pix' ? input.expiresAt : null,
+          saved_card: card?.approved ? card.saved : null,
           created_at: now,
         })
         .onConflict((oc) => oc.column('reference').doNothing())
-        .returningAll()
+        .execute()
+      loseFirstAnswer(input.buyer.email, input.reference)
+      return (await findSandboxCharge(deps, input.reference))!
+    },
+
+    getCharge: (reference) => findSandboxCharge(deps, reference),
+
+    async cancelCharge(input) {
+      // A pending charge is canceled; a paid card is voided (the authorization released); a
+      // paid PIX or boleto is refunded in full. Anything else already holds no money.
+      const row = await deps.db
+        .updateTable('sandbox_charges')
+        .set((eb) => ({
+          status: eb
+            .case()
+            .when('status', '=', 'pending')
+            .then('canceled')
+            .when(eb.and([eb('status', '=', 'paid'), eb('method', '=', 'card')]))
+            .then('canceled')
+            .when('status', '=', 'paid')
+            .then('refunded')
+            .else(eb.ref('status'))
+            .end(),
+        }))
+        .where('id', '=', input.gatewayChargeId)
+        .where('reference', '=', input.reference)
+        .returning('status')
         .executeTakeFirst()
-      const stored =
-        inserted ??
-        (await deps.db
-          .selectFrom('sandbox_charges')
-          .selectAll()
-          .where('reference', '=', input.reference)
-          .executeTakeFirstOrThrow())
-      const { id, created_at } = stored
-      // A card's outcome is decided when charged; PIX and boleto start pending and move by callback.
-      const status = card ? (stored.status === 'failed' ? 'failed' : 'paid') : 'pending'
-      return {
-        gatewayChargeId: id,
-        status,
-        pix:
-          input.method === 'pix'
-            ? {
-                copyPaste: buildPixCopyPaste({
-                  pixKey: SANDBOX_PIX_KEY,
-                  merchantName: 'VITRINE SANDBOX',
-                  merchantCity: 'SAO PAULO',
-                  amountCents: input.amountCents,
-                  txid: id.slice(-25),
-                }),
-                expiresAt: input.expiresAt,
-              }
-            : null,
-        boleto: input.method === 'boleto' ? sandboxBoleto(id, input.amountCents, created_at) : null,
-        card: card && { status: status === 'paid' ? 'approved' : 'declined', last4: '4242' },
-        savedCard: card?.saved ?? null,
-      }
+      return (row?.status ?? 'canceled') as ClosedChargeStatus
     },
 
     refund: (input) => refundSandboxCharge(deps, input),
 
+    getRefund: (input) => findSandboxRefund(deps, input),
+
     transferPix: (input) => transferSandboxPix(deps, input),
+
+    getTransfer: (reference) => findSandboxTransfer(deps, reference),
 
     parseCallback(rawBody, headers): ParsedCallback | null {
       const signature = headers[SANDBOX_SIGNATURE_HEADER]
@@ -137,6 +146,45 @@ function sandboxCardOutcome(input: CreateChargeInput): { approved: boolean; save
   if (input.cardToken === 'tok_approved') return { approved: true, saved: 'card_approved' }
   if (input.cardToken === 'tok_fails_later') return { approved: true, saved: 'card_fails' }
   return { approved: false, saved: null }
+}
+
+/** The charge made for an order, as the sandbox's books hold it (what a lookup answers). */
+async function findSandboxCharge(
+  deps: Pick<SandboxDeps, 'db'>,
+  reference: string,
+): Promise<GatewayCharge | null> {
+  const row = await deps.db
+    .selectFrom('sandbox_charges')
+    .selectAll()
+    .where('reference', '=', reference)
+    .executeTakeFirst()
+  if (!row) return null
+  const status = row.status as GatewayChargeStatus
+  return {
+    gatewayChargeId: row.id,
+    status,
+    amountCents: row.amount_cents,
+    pix:
+      row.method === 'pix'
+        ? {
+            copyPaste: buildPixCopyPaste({
+              pixKey: SANDBOX_PIX_KEY,
+              merchantName: 'VITRINE SANDBOX',
+              merchantCity: 'SAO PAULO',
+              amountCents: row.amount_cents,
+              txid: row.id.slice(-25),
+            }),
+            expiresAt: row.expires_at ?? row.created_at,
+          }
+        : null,
+    boleto:
+      row.method === 'boleto' ? sandboxBoleto(row.id, row.amount_cents, row.created_at) : null,
+    card:
+      row.method === 'card'
+        ? { status: status === 'failed' ? 'declined' : 'approved', last4: '4242' }
+        : null,
+    savedCard: row.saved_card,
+  }
 }
 
 const BOLETO_DUE_DAYS = 3
@@ -254,27 +302,51 @@ const REFUND_REFUSED: Record<string, string> = {
   refunded: 'A cobrança já foi estornada',
 }
 
+const refundAnswer = (row: {
+  id: string
+  status: 'completed' | 'failed'
+  failure_reason: string | null
+}): RefundResult => ({
+  status: row.status,
+  gatewayRefundId: row.status === 'completed' ? `sbr_${row.id.replace(/-/g, '')}` : null,
+  failureReason: row.failure_reason,
+})
+
+const storedRefund = (deps: Pick<SandboxDeps, 'db'>, reference: string) =>
+  deps.db.selectFrom('sandbox_refunds').selectAll().where('id', '=', reference).executeTakeFirst()
+
+/** While a charge's refund answers are lost (sandbox control), every refund call throws. */
+async function refundAnswersReachUs(deps: Pick<SandboxDeps, 'db'>, chargeId: string) {
+  const charge = await deps.db
+    .selectFrom('sandbox_charges')
+    .select('refund_answers_lost')
+    .where('id', '=', chargeId)
+    .executeTakeFirst()
+  if (charge?.refund_answers_lost) throw new Error('sandbox: refund answer lost')
+}
+
+/** The refund asked with this reference, or null when the sandbox never made one. */
+async function findSandboxRefund(deps: Pick<SandboxDeps, 'db'>, input: RefundRef) {
+  await refundAnswersReachUs(deps, input.gatewayChargeId)
+  const known = await storedRefund(deps, input.reference)
+  return known ? refundAnswer(known) : null
+}
+
 /**
  * The sandbox's refund: a paid charge is refunded once; a charge charged back, already
  * refunded or never paid is refused, and so is any refund of a charge marked by
- * `POST /sandbox/charges/{id}/fail-refunds`. The answer is kept per refund reference.
+ * `POST /sandbox/charges/{id}/fail-refunds`. The answer is kept per refund reference. While
+ * the charge's refund answers are lost, the refund is made but the call throws.
  */
 async function refundSandboxCharge(deps: SandboxDeps, input: RefundInput): Promise<RefundResult> {
-  const answer = (row: {
-    id: string
-    status: 'completed' | 'failed'
-    failure_reason: string | null
-  }) => ({
-    status: row.status,
-    gatewayRefundId: row.status === 'completed' ? `sbr_${row.id.replace(/-/g, '')}` : null,
-    failureReason: row.failure_reason,
-  })
-  const known = await deps.db
-    .selectFrom('sandbox_refunds')
-    .selectAll()
-    .where('id', '=', input.reference)
-    .executeTakeFirst()
-  if (known) return answer(known)
+  const result = await makeSandboxRefund(deps, input)
+  await refundAnswersReachUs(deps, input.gatewayChargeId)
+  return result
+}
+
+async function makeSandboxRefund(deps: SandboxDeps, input: RefundInput): Promise<RefundResult> {
+  const known = await storedRefund(deps, input.reference)
+  if (known) return refundAnswer(known)
   const charge = await deps.db
     .selectFrom('sandbox_charges')
     .selectAll()
@@ -300,7 +372,7 @@ async function refundSandboxCharge(deps: SandboxDeps, input: RefundInput): Promi
     .onConflict((oc) => oc.column('id').doNothing())
     .returningAll()
     .executeTakeFirst()
-  if (!inserted) return refundSandboxCharge(deps, input)
+  if (!inserted) return makeSandboxRefund(deps, input)
   if (!failure) {
     await deps.db
       .updateTable('sandbox_charges')
@@ -308,7 +380,7 @@ async function refundSandboxCharge(deps: SandboxDeps, input: RefundInput): Promi
       .where('id', '=', input.gatewayChargeId)
       .execute()
   }
-  return answer(inserted)
+  return refundAnswer(inserted)
 }
 
 /** Sandbox control: every later refund of this charge fails (the buyer's account is closed). */
@@ -320,4 +392,18 @@ export async function failSandboxRefunds(deps: Pick<SandboxDeps, 'db'>, chargeId
     .where('id', '=', chargeId)
     .executeTakeFirst()
   return res.numUpdatedRows > 0n ? reason : null
+}
+
+/** Sandbox control: the answers of this charge's refund calls are lost (or arrive again). */
+export async function loseSandboxRefundAnswers(
+  deps: Pick<SandboxDeps, 'db'>,
+  chargeId: string,
+  lost: boolean,
+) {
+  const res = await deps.db
+    .updateTable('sandbox_charges')
+    .set({ refund_answers_lost: lost })
+    .where('id', '=', chargeId)
+    .executeTakeFirst()
+  return res.numUpdatedRows > 0n
 }

@@ -1,0 +1,95 @@
+// An order's charge as the gateway answered it, recorded by the checkout request or by the
+// reconciliation worker: once, under the order's lock, and the order follows it (paid, failed,
+// or still pending for PIX and boleto). A charge that reaches an order no longer waiting for
+// one is canceled at the gateway, so a buyer is never charged without an order (SPEC §5).
+import type { Deps } from '../../deps.ts'
+import { type Tx, withTx } from '../../kit/db.ts'
+import type { OrderStatus } from '../../kit/db-schema.ts'
+import { lockOrder, setExpiry } from '../orders/service.ts'
+import { endOfDueDate } from './boleto.ts'
+import { chargeOfOrder } from './charges.ts'
+import { openCheck, settleCheck } from './checks.ts'
+import { confirmPayment } from './confirm.ts'
+import { failOrder } from './expire.ts'
+import type { ChargeRef, ClosedChargeStatus, GatewayCharge } from './gateway.ts'
+import { recordCharge } from './service.ts'
+
+type Ctx = Pick<Deps, 'clock' | 'config'>
+
+/** Recorded (now or earlier) with the order's status after it, or an orphan to cancel. */
+export type ChargeOutcome = { kind: 'recorded'; status: OrderStatus } | { kind: 'orphan' }
+
+export async function recordOrderCharge(
+  tx: Tx,
+  ctx: Ctx,
+  input: { orderId: string; gateway: string; charge: GatewayCharge },
+): Promise<ChargeOutcome> {
+  const { charge } = input
+  const order = await lockOrder(tx, input.orderId)
+  if (!order) return { kind: 'orphan' }
+  const known = await chargeOfOrder(tx, order.id)
+  if (known) {
+    // Recorded meanwhile (reconciliation and the request both had the answer).
+    const same = known.gateway_charge_id === charge.gatewayChargeId
+    return same ? { kind: 'recorded', status: order.status } : { kind: 'orphan' }
+  }
+  if (order.status !== 'pending') return { kind: 'orphan' }
+  await recordCharge(tx, ctx, {
+    orderId: order.id,
+    gateway: input.gateway,
+    charge,
+    method: order.payment_method,
+    amountCents: order.amount_cents,
+  })
+  await settleCheck(tx, ctx, order.id, `charge recorded (${charge.status})`)
+  if (charge.status === 'paid') {
+    await confirmPayment(tx, ctx, order.id)
+    return { kind: 'recorded', status: 'paid' }
+  }
+  if (charge.status !== 'pending') {
+    await failOrder(tx, ctx, order.id)
+    return { kind: 'recorded', status: 'failed' }
+  }
+  const expiresAt =
+    charge.pix?.expiresAt ?? (charge.boleto ? endOfDueDate(charge.boleto.dueDate) : null)
+  if (expiresAt) await setExpiry(tx, order.id, expiresAt)
+  return { kind: 'recorded', status: 'pending' }
+}
+
+/** A pending order the gateway holds no charge for ends failed; false when that is not so. */
+export async function failUnchargedOrder(tx: Tx, ctx: Pick<Deps, 'clock'>, orderId: string) {
+  const order = await lockOrder(tx, orderId)
+  if (order?.status !== 'pending' || (await chargeOfOrder(tx, orderId))) return false
+  return failOrder(tx, ctx, orderId)
+}
+
+/** Null when the gateway's answer is unknown (the caller leaves it to reconciliation). */
+export async function cancelAtGateway(
+  deps: Pick<Deps, 'gateway' | 'log'>,
+  ref: ChargeRef,
+): Promise<ClosedChargeStatus | null> {
+  try {
+    const status = await deps.gateway.cancelCharge(ref)
+    deps.log.warn({ ...ref, status }, 'charge that no order takes canceled at the gateway')
+    return status
+  } catch (error) {
+    deps.log.error({ err: error, ...ref }, 'cancel of a charge without an order: answer unknown')
+    return null
+  }
+}
+
+/**
+ * A charge no order will take (our side failed after the gateway charged, or the order closed
+ * meanwhile): canceled at the gateway, outside any transaction, then the order ends failed if
+ * it still waits (its coupon goes back). When the cancel's answer is unknown, the order's check
+ * stays open and reconciliation cancels it. Returns whether the gateway confirmed.
+ */
+export async function dropCharge(deps: Deps, ref: ChargeRef): Promise<boolean> {
+  const closed = await cancelAtGateway(deps, ref)
+  await withTx(deps.db, async (tx) => {
+    await failUnchargedOrder(tx, deps, ref.reference)
+    if (closed) await settleCheck(tx, deps, ref.reference, `charge canceled (${closed})`)
+    else await openCheck(tx, deps, { id: ref.reference, kind: 'charge', afterMs: 0 })
+  })
+  return closed !== null
+}
