@@ -12,10 +12,12 @@ import { eventually, makeClient, startTestService } from './setup/service.ts'
 import { startSmtpSink } from './setup/smtp-sink.ts'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vitrine-start-'))
+const productionDir = mkdtempSync(join(tmpdir(), 'vitrine-production-'))
 let child: ChildProcess | undefined
 afterAll(() => {
   child?.kill('SIGTERM')
   rmSync(dataDir, { recursive: true, force: true })
+  rmSync(productionDir, { recursive: true, force: true })
 })
 
 describe('npm start on an empty data directory', () => {
@@ -69,7 +71,7 @@ describe('production mode (NODE_ENV=production, SPEC §14)', () => {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
         NODE_ENV: 'production',
-        DATA_DIR: dataDir,
+        DATA_DIR: productionDir,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
