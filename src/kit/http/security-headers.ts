@@ -29,7 +29,7 @@ const POLICY = {
   other: "default-src 'none'; frame-ancestors 'none'",
 }
 const HSTS = 'max-age=31536000'
-const CAPABILITY_PARAMS = ['token', 'session']
+const CAPABILITY_PARAMS = ['token', 'session', 'session_token']
 
 const isHtml = (reply: FastifyReply) =>
   String(reply.getHeader('content-type')).startsWith('text/html')
