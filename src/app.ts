@@ -11,6 +11,8 @@ import {
 import type { Deps } from './deps.ts'
 import { registerErrorHandler } from './kit/http/error-handler.ts'
 import { registerIdempotency } from './kit/http/idempotency.ts'
+import { registerInputHygiene } from './kit/http/input-hygiene.ts'
+import { registerSecurityHeaders } from './kit/http/security-headers.ts'
 import { routesFor } from './routes.ts'
 
 /** Query parameters that are credentials: one-time log-in links, checkout sessions' links. */
@@ -62,6 +64,9 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   registerErrorHandler(app)
+  // Before any route, so every one (plugins' included) gets them.
+  registerInputHygiene(app)
+  registerSecurityHeaders(app, deps.config)
   // JSON in and out (SPEC §1): any other body is a 415.
   app.removeContentTypeParser('text/plain')
   await app.register(cookie)

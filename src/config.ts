@@ -20,6 +20,9 @@ const flag = (fallback: '0' | '1') =>
     .default(fallback)
     .transform((v) => v === '1' || v === 'true')
 
+/** Payment gateway adapters (SPEC §5a adds asaas and mercadopago). */
+export const PAYMENT_GATEWAYS = ['sandbox'] as const
+
 const EnvSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -33,7 +36,8 @@ const EnvSchema = z.object({
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   SEED_DEMO: flag('1'),
-  PAYMENT_GATEWAY: z.enum(['sandbox']).default('sandbox'),
+  // No default here: development falls back to the sandbox, production must choose.
+  PAYMENT_GATEWAY: z.enum(PAYMENT_GATEWAYS).optional(),
   SANDBOX_WEBHOOK_SECRET: z.string().min(16).optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Vitrine <nao-responda@vitrine.local>'),
@@ -68,6 +72,8 @@ const EnvSchema = z.object({
 
 export type Config = {
   env: string
+  /** NODE_ENV=production (SPEC §14): no sandbox clock, no dev mailbox, no demo data. */
+  production: boolean
   port: number
   host: string
   role: 'all' | 'api' | 'worker'
@@ -79,7 +85,7 @@ export type Config = {
   appSecret: string | undefined
   admin: { email: string; password: string } | undefined
   seedDemo: boolean
-  paymentGateway: 'sandbox'
+  paymentGateway: (typeof PAYMENT_GATEWAYS)[number]
   sandboxSecret: string | undefined
   smtpUrl: string | undefined
   mailFrom: string
@@ -111,9 +117,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid environment:\n${lines.join('\n')}`)
   }
   const e = parsed.data
+  const production = e.NODE_ENV === 'production'
+  if (production) refuseUnsafeProduction(e)
   const local = `http://localhost:${e.PORT}`
   return {
     env: e.NODE_ENV,
+    production,
     port: e.PORT,
     host: e.HOST,
     role: e.ROLE,
@@ -127,7 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }
         : undefined,
     seedDemo: e.SEED_DEMO,
-    paymentGateway: e.PAYMENT_GATEWAY,
+    paymentGateway: e.PAYMENT_GATEWAY ?? 'sandbox',
     sandboxSecret: e.SANDBOX_WEBHOOK_SECRET,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
@@ -149,6 +158,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     urlsFollowPort: !e.BASE_URL,
   }
+}
+
+/**
+ * Production refuses to start on settings that are only safe on a developer's machine, naming
+ * every variable at once so one restart fixes them all.
+ */
+function refuseUnsafeProduction(e: z.infer<typeof EnvSchema>): void {
+  const problems: string[] = []
+  if (!e.APP_SECRET)
+    problems.push(
+      'APP_SECRET: required (at least 32 characters); it keys CSRF and checkout tokens and encrypts webhook secrets',
+    )
+  if (!e.PAYMENT_GATEWAY)
+    problems.push(
+      `PAYMENT_GATEWAY: required, name the gateway (${PAYMENT_GATEWAYS.join(', ')}); the sandbox moves no real money, so it runs in production only when chosen on purpose (a demo)`,
+    )
+  if (!e.SMTP_URL)
+    problems.push(
+      'SMTP_URL: required; e-mails carry log-in links and production has no dev mailbox to read them in',
+    )
+  if (!e.BASE_URL)
+    problems.push(
+      `BASE_URL: required, the public https address; links in e-mails would point at http://localhost:${e.PORT}`,
+    )
+  if (e.ALLOW_HTTP_WEBHOOKS)
+    problems.push(
+      'ALLOW_HTTP_WEBHOOKS: must be off; it lets webhook URLs reach loopback and private addresses',
+    )
+  if (problems.length)
+    throw new Error(
+      `Unsafe configuration for production (NODE_ENV=production):\n${problems.map((p) => `  ${p}`).join('\n')}`,
+    )
 }
 
 /** After listening (maybe on an ephemeral port): record it and point default URLs at it. */

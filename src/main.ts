@@ -1,16 +1,25 @@
 // `npm start`: API, hosted checkout and workers in one process (ROLE=api|worker splits them).
-import { loadConfig } from './config.ts'
+import { type Config, loadConfig } from './config.ts'
 import { startService } from './service.ts'
 
-const config = loadConfig()
+let config: Config
+try {
+  config = loadConfig()
+} catch (error) {
+  // A configuration problem is the operator's to fix: the message names the variables, no stack.
+  console.error(`Vitrine cannot start. ${(error as Error).message}`)
+  process.exit(1)
+}
 const service = await startService(config)
 const { seeded } = service
 const url = config.baseUrl
 
 const lines = [
   '',
-  `Vitrine is running (${config.role}) on ${url} — database: ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`}`,
+  `Vitrine is running (${config.role}${config.production ? ', production' : ''}) on ${url} — database: ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`}`,
 ]
+if (config.production && config.paymentGateway === 'sandbox')
+  lines.push('  PAYMENT_GATEWAY=sandbox: payments are simulated, anyone can mark an order paid')
 if (config.role !== 'worker') {
   lines.push(
     `  API reference     ${url}/docs   (OpenAPI: ${url}/openapi.json)`,
@@ -30,7 +39,7 @@ if (config.role !== 'worker') {
       `  Platform admin    ${seeded.admin.email}${config.admin ? '' : ` / ${seeded.admin.password}`}`,
       `  Back office       ${url}/admin   (PIX keys to verify, withdrawals to pay)`,
     )
-  if (!config.smtpUrl) lines.push(`  Dev mailbox       ${url}/dev/mailbox`)
+  if (!config.smtpUrl && !config.production) lines.push(`  Dev mailbox       ${url}/dev/mailbox`)
 }
 console.log(`${lines.join('\n')}\n`)
 

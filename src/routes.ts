@@ -26,6 +26,7 @@ import { refundRoutes } from './modules/refunds/routes.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { webhookRoutes } from './modules/webhooks/routes.ts'
 import { adminPages } from './web/admin.ts'
+import { assetRoutes } from './web/assets.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
 import { dashboardPages } from './web/dashboard/routes.ts'
 import { membersPages } from './web/members.ts'
@@ -68,5 +69,6 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     payoutAdminRoutes,
     adminPages,
     dashboardPages,
+    assetRoutes,
   ]
 }

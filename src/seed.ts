@@ -65,5 +65,5 @@ export async function seed(deps: Deps): Promise<SeedResult> {
 }
 
 function demoWanted(deps: Deps): boolean {
-  return deps.config.seedDemo && deps.config.env !== 'production'
+  return deps.config.seedDemo && !deps.config.production
 }

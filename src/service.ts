@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { buildApp } from './app.ts'
 import { bindUrlsToPort, type Config } from './config.ts'
 import type { Deps } from './deps.ts'
-import { type Clock, databaseClock } from './kit/clock.ts'
+import { type Clock, databaseClock, systemClock } from './kit/clock.ts'
 import { type Database, migrate, openDatabase } from './kit/db.ts'
 import type { Poller } from './kit/jobs.ts'
 import { resolveAppSecret } from './kit/secrets.ts'
@@ -28,9 +28,13 @@ export async function startService(
     opts.database ??
     (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }))
   await migrate(database)
-  // One time for every process of the deployment (the sandbox can move it).
+  // One time for every process of the deployment (the sandbox can move it); in production the
+  // machine's own time, so an offset a demo once stored in the database is never read.
   const clock =
-    opts.clock ?? (await databaseClock(database.db, Math.max(config.workerPollMs, 1_000)))
+    opts.clock ??
+    (config.production
+      ? systemClock()
+      : await databaseClock(database.db, Math.max(config.workerPollMs, 1_000)))
   const appSecret = await resolveAppSecret(database.db, config)
   const base = { config, database, db: database.db, clock, appSecret }
   const gateway = createGateway(base)

@@ -1,16 +1,23 @@
-// `npm start` as a new user runs it: an empty data directory, demo data, URLs and log-ins printed.
+// `npm start` as a new user runs it: an empty data directory, demo data, URLs and log-ins printed;
+// and in production mode, what it refuses and what it turns off.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { eventually, makeClient } from './setup/service.ts'
+import { loadConfig } from '../src/config.ts'
+import { signupCreator } from './setup/actors.ts'
+import { checkout, createProduct, pay } from './setup/purchase.ts'
+import { eventually, makeClient, startTestService } from './setup/service.ts'
+import { startSmtpSink } from './setup/smtp-sink.ts'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'vitrine-start-'))
+const productionDir = mkdtempSync(join(tmpdir(), 'vitrine-production-'))
 let child: ChildProcess | undefined
 afterAll(() => {
   child?.kill('SIGTERM')
   rmSync(dataDir, { recursive: true, force: true })
+  rmSync(productionDir, { recursive: true, force: true })
 })
 
 describe('npm start on an empty data directory', () => {
@@ -52,5 +59,84 @@ describe('npm start on an empty data directory', () => {
     expect(products.body.data.map((p: { slug: string }) => p.slug)).toContain(
       'fotografia-com-celular',
     )
+  })
+})
+
+describe('production mode (NODE_ENV=production, SPEC §14)', () => {
+  it('npm start refuses to run without safe settings, naming every variable', {
+    timeout: 60_000,
+  }, async () => {
+    const start = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        DATA_DIR: productionDir,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    start.stdout!.on('data', (chunk) => (output += chunk))
+    start.stderr!.on('data', (chunk) => (output += chunk))
+    const code = await new Promise((resolve) => start.on('exit', resolve))
+    expect(code).toBe(1)
+    for (const variable of ['APP_SECRET', 'PAYMENT_GATEWAY', 'SMTP_URL', 'BASE_URL'])
+      expect(output).toContain(`${variable}:`)
+    expect(output).not.toContain('    at ')
+  })
+
+  it('refuses webhooks to private addresses and accepts a complete configuration', () => {
+    const complete = {
+      NODE_ENV: 'production',
+      APP_SECRET: 'x'.repeat(32),
+      PAYMENT_GATEWAY: 'sandbox',
+      SMTP_URL: 'smtp://127.0.0.1:2525',
+      BASE_URL: 'https://vitrine.example/',
+    }
+    expect(() => loadConfig({ ...complete, ALLOW_HTTP_WEBHOOKS: '1' })).toThrow(
+      /ALLOW_HTTP_WEBHOOKS: must be off/,
+    )
+    expect(loadConfig(complete)).toMatchObject({
+      production: true,
+      paymentGateway: 'sandbox',
+      baseUrl: 'https://vitrine.example',
+    })
+    // Development keeps its defaults: the sandbox, no SMTP, localhost.
+    expect(loadConfig({})).toMatchObject({ production: false, paymentGateway: 'sandbox' })
+  })
+
+  it('with the sandbox chosen: payments work; no clock control, no dev mailbox, no demo data', {
+    timeout: 90_000,
+  }, async () => {
+    const smtp = await startSmtpSink()
+    const svc = await startTestService({
+      NODE_ENV: 'production',
+      PAYMENT_GATEWAY: 'sandbox',
+      SMTP_URL: smtp.url,
+      BASE_URL: 'https://vitrine.example',
+      ALLOW_HTTP_WEBHOOKS: '0',
+      SEED_DEMO: '1',
+    })
+    try {
+      // BASE_URL is the public address; the test talks to the listening port.
+      const api = makeClient(`http://127.0.0.1:${svc.deps.config.port}`)
+      const key = await (await signupCreator(api)).key(['write:products'])
+      const product = await createProduct(api, key)
+      const order = await checkout(api, product.id)
+      expect(order.status).toBe(201)
+      expect((await pay(api, order.body.charge_id)).body.callback_status).toBe(200)
+
+      const clock = await api('POST', '/sandbox/clock/advance', { body: { seconds: 60 } })
+      expect(clock).toMatchObject({ status: 404, body: { error: 'Not found' } })
+      expect((await api('GET', '/api/dev/emails')).status).toBe(404)
+      expect((await api('GET', '/dev/mailbox')).status).toBe(404)
+
+      expect(svc.seeded).toEqual({ admin: null, demo: null })
+      const health = await api('GET', '/health')
+      expect(health.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/)
+    } finally {
+      await svc.stop()
+      await smtp.close()
+    }
   })
 })

@@ -7,7 +7,8 @@ import { maskPixKey } from '../modules/payouts/pix-key.ts'
 import { listPixKeys } from '../modules/payouts/pix-keys.ts'
 import { openWithdrawals } from '../modules/payouts/withdrawals.ts'
 import type { RouteModule } from '../routes.ts'
-import { html, page, raw, type Safe } from './html.ts'
+import { scriptFile } from './assets.ts'
+import { html, page, type Safe } from './html.ts'
 import { CONTROLS_CSS, loginForm, SESSION_JS } from './session-ui.ts'
 
 const QUEUE_SIZE = 100
@@ -36,12 +37,13 @@ document.addEventListener('click', async (event) => {
   aviso.textContent = body.error || 'Não foi possível concluir a ação.'
   button.disabled = false
 })`
+const SCRIPT = scriptFile('admin', CLIENT)
 
 function frame(body: Safe): string {
   return page(
     'Administração',
     html`<h1>Administração da Vitrine</h1><p id="aviso" role="alert" aria-live="assertive"></p>
-${body}<script>${raw(CLIENT)}</script>`,
+${body}${SCRIPT}`,
     CSS,
   )
 }

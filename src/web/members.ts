@@ -11,9 +11,13 @@ import { PASSWORD_PAGE } from '../modules/accounts/password.ts'
 import { consumeLoginLink, createSession, loginLinkIsLive } from '../modules/accounts/service.ts'
 import { findProductById } from '../modules/catalog/service.ts'
 import type { RouteModule } from '../routes.ts'
-import { html, page, raw } from './html.ts'
+import { scriptFile } from './assets.ts'
+import { html, page } from './html.ts'
 import { LOGIN_LINK_JS, loginLinkForm } from './login-link-form.ts'
 import { CONTROLS_CSS, loginForm, SESSION_JS } from './session-ui.ts'
+
+const LINK_SCRIPT = scriptFile('members-link', LOGIN_LINK_JS)
+const LOGGED_OUT_SCRIPT = scriptFile('members', `${SESSION_JS}${LOGIN_LINK_JS}`)
 
 // A link's token and where to land after log-in: only our own pages (never an open redirect).
 // Anything malformed ends on the "Link expirado" page, never on a JSON error.
@@ -99,7 +103,7 @@ function expired(reply: FastifyReply) {
   const body = html`<div class="card"><h1>Link expirado</h1>
 <p>Este link de acesso já foi usado ou expirou. Peça um novo abaixo: ele chega no seu e-mail.</p>
 <p>Tem senha? <a href="/members">Entre com e-mail e senha</a>.</p></div>
-${loginLinkForm}<script>${raw(LOGIN_LINK_JS)}</script>`
+${loginLinkForm}${LINK_SCRIPT}`
   return reply
     .code(410)
     .type('text/html')
@@ -112,7 +116,7 @@ function loggedOut(): string {
     html`<h1>Área de membros</h1>
 <p>Entre pelo link de acesso que enviamos ao seu e-mail depois da compra, ou peça um novo.</p>
 <p id="aviso" role="alert"></p>
-${loginLinkForm}${loginForm}<script>${raw(`${SESSION_JS}${LOGIN_LINK_JS}`)}</script>`,
+${loginLinkForm}${loginForm}${LOGGED_OUT_SCRIPT}`,
     CONTROLS_CSS,
   )
 }

@@ -4,7 +4,8 @@ import { Unauthorized } from '../kit/errors.ts'
 import { requireUser, SESSION_COOKIE } from '../kit/http/auth.ts'
 import { PASSWORD_PAGE } from '../modules/accounts/password.ts'
 import type { RouteModule } from '../routes.ts'
-import { html, page, raw } from './html.ts'
+import { scriptFile } from './assets.ts'
+import { html, page } from './html.ts'
 
 const CLIENT = `
 const form = document.getElementById('senha')
@@ -32,6 +33,8 @@ form.addEventListener('submit', async (event) => {
   }
 })`
 
+const SCRIPT = scriptFile('password', CLIENT)
+
 export const passwordPages: RouteModule = (app) => {
   app.get(PASSWORD_PAGE, { schema: { hide: true } }, async (request, reply) => {
     try {
@@ -54,7 +57,7 @@ export const passwordPages: RouteModule = (app) => {
 </form>
 <p id="feito" hidden>Senha definida. Agora você também entra com seu e-mail e esta senha.
 <a href="/members">Ir para a área de membros</a></p></div>
-<script>${raw(CLIENT)}</script>`
+${SCRIPT}`
     return reply.type('text/html').send(page('Defina sua senha', body))
   })
 }

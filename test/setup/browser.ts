@@ -14,7 +14,12 @@ export const SCREENSHOTS = join(
 export interface TestBrowser {
   context: BrowserContext
   page: Page
-  /** Closes the browser; with a name, first keeps a screenshot of the final state (pass or fail). */
+  /** CSP refusals reported so far; a test that expects one removes it before closing. */
+  cspViolations: string[]
+  /**
+   * Closes the browser; with a name, first keeps a screenshot of the final state (pass or fail).
+   * Fails if any page reported a Content-Security-Policy violation meanwhile.
+   */
   close(finalScreenshot?: string): Promise<void>
 }
 
@@ -39,13 +44,22 @@ export async function openBrowser(
     ],
   })
   const page = context.pages()[0] ?? (await context.newPage())
+  // Chromium reports every CSP refusal ("Refused to execute inline script because it violates
+  // the following Content Security Policy directive…") as a console error.
+  const cspViolations: string[] = []
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text()))
+      cspViolations.push(`${message.page()?.url()}: ${message.text()}`)
+  })
   return {
     context,
     page,
+    cspViolations,
     async close(finalScreenshot) {
       if (finalScreenshot) await screenshot(page, finalScreenshot).catch(() => {})
       await context.close()
       rmSync(profile, { recursive: true, force: true })
+      if (cspViolations.length) throw new Error(`CSP violations:\n${cspViolations.join('\n')}`)
     },
   }
 }

@@ -1,4 +1,5 @@
-// The dev mailbox: without SMTP_URL every e-mail stays in the database and is read here.
+// The dev mailbox: without SMTP_URL every e-mail stays in the database and is read here. Never
+// in production: the mails hold log-in links, and this page has no log-in.
 import { z } from 'zod'
 import type { RouteModule } from '../../routes.ts'
 import { html, page } from '../../web/html.ts'
@@ -21,7 +22,7 @@ const Query = z.object({
 const STATUS_PT: Record<string, string> = { pending: 'na fila', sent: 'enviado', failed: 'falhou' }
 
 export const emailRoutes: RouteModule = (app, deps) => {
-  if (deps.config.smtpUrl) return
+  if (deps.config.smtpUrl || deps.config.production) return
 
   app.get(
     '/api/dev/emails',

@@ -116,6 +116,11 @@ export const sandboxRoutes: RouteModule = (app, deps) => {
     },
   )
 
+  // Moving time would end every session and cannot be undone: never in production (SPEC §14).
+  if (!deps.config.production) clockControl(app, deps)
+}
+
+const clockControl: RouteModule = (app, deps) => {
   app.post(
     '/sandbox/clock/advance',
     {

@@ -2,9 +2,10 @@
 // HTML; client.js only adds behaviour.
 import { readFileSync } from 'node:fs'
 import { formatBrl, installmentCents } from '../../kit/money.ts'
+import { scriptFile } from '../assets.ts'
 import { html, page, raw, type Safe } from '../html.ts'
 
-const CLIENT_JS = readFileSync(new URL('./client.js', import.meta.url), 'utf8')
+const SCRIPT = scriptFile('checkout', readFileSync(new URL('./client.js', import.meta.url), 'utf8'))
 
 export interface CheckoutView {
   product: {
@@ -132,7 +133,7 @@ export function checkoutPage(view: CheckoutView): string {
   <button id="recomecar" type="button">Começar de novo</button>
 </section>
 <script type="application/json" id="checkout-config">${jsonForScript(config)}</script>
-<script>${rawScript(CLIENT_JS)}</script>`
+${SCRIPT}`
   return page(view.product.name, body, CSS)
 }
 
@@ -195,8 +196,4 @@ export function notFoundPage(): string {
 /** JSON inside <script>: `<` escaped so the content can never close the tag. */
 function jsonForScript(value: unknown): Safe {
   return raw(JSON.stringify(value).replace(/</g, '\\u003c'))
-}
-
-function rawScript(js: string): Safe {
-  return raw(js.replace(/<\/script/gi, '<\\/script'))
 }

@@ -1,5 +1,6 @@
 // The dashboard's styles and its one script: forms and buttons write through the API with the
 // session's CSRF token, then reload (a new API key is shown in the page instead, once).
+import { scriptFile } from '../assets.ts'
 import { CONTROLS_CSS, SESSION_JS } from '../session-ui.ts'
 
 export const DASHBOARD_CSS = `${CONTROLS_CSS}dl{display:grid;grid-template-columns:1fr auto;gap:4px 12px;margin:0}
@@ -10,7 +11,7 @@ li li{border:0;padding:4px 0}`
 // Each form: its fields as JSON (numbers for type=number, checked boxes as an array) to
 // data-url with data-method; then a reload, or for a new API key the key itself, shown once.
 // A button with data-url (revoke) sends its method alone.
-export const DASHBOARD_JS = `${SESSION_JS}
+const DASHBOARD_JS = `${SESSION_JS}
 async function send(url, method, body) {
   aviso.textContent = ''
   const init = { method, headers: { 'x-csrf-token': csrf } }
@@ -57,3 +58,5 @@ document.addEventListener('click', async (event) => {
   if (await send(button.dataset.url, button.dataset.method)) return location.reload()
   button.disabled = false
 })`
+
+export const DASHBOARD_SCRIPT = scriptFile('dashboard', DASHBOARD_JS)

@@ -12,9 +12,9 @@ import { profileOf } from '../../modules/payouts/pix-keys.ts'
 import { listWithdrawals } from '../../modules/payouts/withdrawals.ts'
 import { listDeliveries, listEndpoints } from '../../modules/webhooks/service.ts'
 import type { RouteModule } from '../../routes.ts'
-import { html, page, raw, type Safe } from '../html.ts'
+import { html, page, type Safe } from '../html.ts'
 import { loginForm } from '../session-ui.ts'
-import { DASHBOARD_CSS, DASHBOARD_JS } from './client.ts'
+import { DASHBOARD_CSS, DASHBOARD_SCRIPT } from './client.ts'
 import * as show from './sections.ts'
 
 const RECENT = 10
@@ -24,7 +24,7 @@ const frame = (body: Safe) =>
   page(
     'Painel',
     html`<h1>Painel da Vitrine</h1><p id="aviso" role="alert" aria-live="assertive"></p>
-${body}<script>${raw(DASHBOARD_JS)}</script>`,
+${body}${DASHBOARD_SCRIPT}`,
     DASHBOARD_CSS,
   )
 

@@ -1,0 +1,68 @@
+// Security headers on every response, decided in one place (SPEC §15). The checkout collects
+// card numbers on our origin and /admin pays withdrawals in one click, so:
+// - HTML pages get a CSP that runs only same-origin script files (pages never inline a script;
+//   see web/assets.ts), so an injected <script> or on* attribute runs nowhere;
+// - every page but the hosted checkout refuses to be framed (clickjacking); the checkout may be
+//   embedded in a creator's site, as sales pages are: it acts with no credentials, so a framed
+//   copy can do nothing a visit could not;
+// - pages and credentialed API answers are never stored by a cache;
+// - a URL that carries a capability (`?token=`, `?session=`) is never sent as a Referer.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { SESSION_COOKIE } from './auth.ts'
+
+// Styles stay inline (one request per page, and the dev mailbox previews e-mails' style
+// attributes): scripts are what the policy must stop. data: images are the PIX QR and boleto.
+const PAGE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'self'",
+  "object-src 'none'",
+].join('; ')
+const POLICY = {
+  page: `${PAGE_POLICY}; frame-ancestors 'none'`,
+  embeddable: `${PAGE_POLICY}; frame-ancestors *`,
+  // JSON and files: nothing in them may run or load anything, even if a browser rendered them.
+  other: "default-src 'none'; frame-ancestors 'none'",
+}
+const HSTS = 'max-age=31536000'
+const CAPABILITY_PARAMS = ['token', 'session', 'session_token']
+
+const isHtml = (reply: FastifyReply) =>
+  String(reply.getHeader('content-type')).startsWith('text/html')
+const isCheckoutPage = (request: FastifyRequest) =>
+  request.routeOptions.url?.startsWith('/checkout/') === true
+
+const carriesCredentials = (request: FastifyRequest) =>
+  Boolean(request.headers.authorization || request.cookies?.[SESSION_COOKIE])
+
+function carriesCapability(request: FastifyRequest): boolean {
+  const query = request.url.indexOf('?')
+  if (query < 0) return false
+  const params = new URLSearchParams(request.url.slice(query + 1))
+  return CAPABILITY_PARAMS.some((name) => params.has(name))
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, config: { baseUrl: string }): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    const page = isHtml(reply)
+    const embeddable = page && isCheckoutPage(request)
+    reply.header('x-content-type-options', 'nosniff')
+    reply.header(
+      'content-security-policy',
+      embeddable ? POLICY.embeddable : page ? POLICY.page : POLICY.other,
+    )
+    if (!embeddable) reply.header('x-frame-options', 'DENY')
+    if ((page || carriesCredentials(request)) && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store')
+    reply.header(
+      'referrer-policy',
+      carriesCapability(request) ? 'no-referrer' : 'strict-origin-when-cross-origin',
+    )
+    if (config.baseUrl.startsWith('https://')) reply.header('strict-transport-security', HSTS)
+    return payload
+  })
+}
