@@ -107,6 +107,9 @@ describe(`webhook workers scale out and survive crashes (${engine})`, () => {
     const r = await subscribedReceiver(() => ({ status: 200, delayMs: 5 }))
     await Promise.all([startWorker(), startWorker()])
     const ids = await burst(500)
+    // Watched in memory first: polling 500 rows meanwhile would slow the workers (on PGlite
+    // they share its one connection) until their leases expire.
+    await eventually(async () => r.received.length >= 500, 90_000)
     // A send ends before its delivery is recorded: once every delivery is recorded after one
     // claim each, no send is left in flight and the receiver's log is final.
     const rows = await eventually(async () => {
