@@ -5,17 +5,16 @@ import { bindUrlsToPort, type Config } from './config.ts'
 import type { Deps } from './deps.ts'
 import { type Clock, databaseClock, systemClock } from './kit/clock.ts'
 import { type Database, migrate, openDatabase } from './kit/db.ts'
-import type { Poller } from './kit/jobs.ts'
 import { resolveAppSecret } from './kit/secrets.ts'
 import { createGateway } from './modules/payments/gateways/index.ts'
 import { seed } from './seed.ts'
-import { startWorkers } from './workers.ts'
+import { startWorkers, type Workers } from './workers.ts'
 
 export interface RunningService {
   deps: Deps
   app: Awaited<ReturnType<typeof buildApp>>
   url: string
-  workers: Poller | null
+  workers: Workers | null
   seeded: Awaited<ReturnType<typeof seed>>
   close(): Promise<void>
 }

@@ -23,11 +23,32 @@ export const workerFactories: WorkerFactory[] = [
   startRateLimitPruner,
 ]
 
-export function startWorkers(deps: Deps): Poller {
+/** The running background loops of one process. */
+export interface Workers {
+  kick(): void
+  /**
+   * One pass of the worker named (e.g. `orders.expire`), or of every worker side by side;
+   * resolves when the passes have ended with what they found. Work one worker leaves for
+   * another (a mail queued by a renewal) waits for that worker's next pass.
+   */
+  runOnce(name?: string): Promise<number>
+  stop(): Promise<void>
+}
+
+export function startWorkers(deps: Deps): Workers {
   const pollers = workerFactories.map((start) => start(deps))
   return {
     kick: () => {
       for (const p of pollers) p.kick()
+    },
+    async runOnce(name) {
+      if (name === undefined) {
+        const found = await Promise.all(pollers.map((p) => p.runOnce()))
+        return found.reduce((a, b) => a + b, 0)
+      }
+      const poller = pollers.find((p) => p.name === name)
+      if (!poller) throw new Error(`no worker named ${name}`)
+      return poller.runOnce()
     },
     stop: async () => {
       await Promise.all(pollers.map((p) => p.stop()))

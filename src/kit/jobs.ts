@@ -46,9 +46,26 @@ export const backoffMs = (attempt: number, baseMs: number, maxMs: number) =>
   Math.min(baseMs * 2 ** Math.max(0, attempt - 1), maxMs)
 
 export interface Poller {
-  /** Runs one pass now (tests, and to skip the wait after new work is written). */
+  readonly name: string
+  /** Wakes the loop for a pass now (new work was written); returns at once. */
   kick(): void
+  /**
+   * Runs one full pass that starts after this call (a pass under way is waited for first) and
+   * resolves with what it found once it has ended; rejects if it failed. Tests use it to assert
+   * after a pass that had the chance to act, instead of sleeping and hoping one ran.
+   */
+  runOnce(): Promise<number>
   stop(): Promise<void>
+}
+
+/** What a pass is told: `requested` when someone awaits it (runOnce), so it must not skip. */
+export interface PassContext {
+  requested: boolean
+}
+
+interface Waiter {
+  resolve: (found: number) => void
+  reject: (error: unknown) => void
 }
 
 /**
@@ -59,7 +76,7 @@ export interface Poller {
 export function startPoller(opts: {
   name: string
   intervalMs: number
-  pass: () => Promise<number>
+  pass: (context: PassContext) => Promise<number>
   onError: (error: unknown) => void
 }): Poller {
   let stopped = false
@@ -67,28 +84,43 @@ export function startPoller(opts: {
   let wake: (() => void) | null = null
   // A kick that lands while a pass runs must not be lost: it earns one more pass at once.
   let kicked = false
+  // runOnce callers waiting for the next pass to start and end.
+  let waiting: Waiter[] = []
+  const kick = () => {
+    kicked = true
+    if (timer) clearTimeout(timer)
+    wake?.()
+  }
   const loop = (async () => {
     while (!stopped) {
       kicked = false
-      let found = 0
+      const waiters = waiting
+      waiting = []
       try {
-        found = await opts.pass()
+        const found = await opts.pass({ requested: waiters.length > 0 })
+        for (const w of waiters) w.resolve(found)
+        if (found > 0) continue
       } catch (error) {
         opts.onError(error)
+        for (const w of waiters) w.reject(error)
       }
-      if (found > 0 || kicked || stopped) continue
+      if (kicked || stopped) continue
       await new Promise<void>((resolve) => {
         wake = resolve
         timer = setTimeout(resolve, opts.intervalMs)
       })
       wake = null
     }
+    for (const w of waiting) w.reject(new Error(`${opts.name} stopped before its pass`))
   })()
   return {
-    kick() {
-      kicked = true
-      if (timer) clearTimeout(timer)
-      wake?.()
+    name: opts.name,
+    kick,
+    runOnce() {
+      if (stopped) return Promise.reject(new Error(`${opts.name} is stopped`))
+      const pass = new Promise<number>((resolve, reject) => waiting.push({ resolve, reject }))
+      kick()
+      return pass
     },
     async stop() {
       stopped = true

@@ -2,7 +2,14 @@
 
 export type Cents = number
 
-/** BRL from the API (a JSON number, at most two decimals) to centavos. */
+/**
+ * The largest amount the API takes anywhere (prices, coupon amounts, withdrawals):
+ * R$ 99.999.999,99, what a boleto's 10-digit amount field holds. Running sums stay exact far
+ * beyond it (see docs/ARCHITECTURE.md, "Amount ceiling").
+ */
+export const MAX_AMOUNT_CENTS: Cents = 9_999_999_999
+
+/** BRL from the API (a JSON number, at most two decimals, at most the maximum) to centavos. */
 export function toCents(brl: number): Cents {
   if (typeof brl !== 'number' || !Number.isFinite(brl) || brl < 0) {
     throw new RangeError('Amount must be a non-negative number')
@@ -12,11 +19,11 @@ export function toCents(brl: number): Cents {
   if (Math.abs(cents - brl * 100) > 1e-6 * Math.max(1, brl)) {
     throw new RangeError('Amount has more than two decimals')
   }
-  if (!Number.isSafeInteger(cents)) throw new RangeError('Amount is too large')
+  if (cents > MAX_AMOUNT_CENTS) throw new RangeError('Amount is above the maximum')
   return cents
 }
 
-/** True when `brl` is a valid API amount (non-negative, at most two decimals). */
+/** True when `brl` is a valid API amount (see toCents). */
 export function isBrlAmount(brl: unknown): brl is number {
   if (typeof brl !== 'number') return false
   try {
@@ -39,7 +46,7 @@ export function formatDecimal(cents: Cents): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
 }
 
-/** Display for buyers and creators: "R$ 1.234,56". */
+/** Display for buyers and creators: "R$ 1.234,56", and "-R$ 50,00" below zero (as pt-BR's Intl). */
 export function formatBrl(cents: Cents): string {
   const sign = cents < 0 ? '-' : ''
   const abs = Math.abs(cents)
@@ -47,6 +54,11 @@ export function formatBrl(cents: Cents): string {
     .toString()
     .replace(/\B(?=(\d{3})+(?!\d))/g, '.')
   return `${sign}R$ ${reais},${String(abs % 100).padStart(2, '0')}`
+}
+
+/** Display of a BRL number as the API answers it, of any sign (a balance may be negative). */
+export function formatBrlAmount(brl: number): string {
+  return formatBrl(Math.round(brl * 100))
 }
 
 /** One of `count` interest-free installments, rounded up: they never add up to less than the price. */

@@ -86,7 +86,7 @@ describe(`order expiry (${engine})`, () => {
     const expiresAt = Date.parse(res.body.pix.expires_at)
     expect(expiresAt - Date.now()).toBeGreaterThan(29 * 60_000)
     await svc.api('POST', '/sandbox/clock/advance', { body: { seconds: 29 * 60 } })
-    await new Promise((resolve) => setTimeout(resolve, 1_200))
+    await svc.workers!.runOnce('orders.expire')
     expect((await svc.api('GET', `/api/orders/${res.body.order_id}/status`)).body.status).toBe(
       'pending',
     )
@@ -138,7 +138,7 @@ describe(`boleto (${engine})`, () => {
     expect(dueIn).toBeLessThan(4 * 86_400_000)
 
     await svc.api('POST', '/sandbox/clock/advance', { body: { seconds: 3 * 86_400 } })
-    await new Promise((resolve) => setTimeout(resolve, 1_200))
+    await svc.workers!.runOnce('orders.expire')
     expect((await svc.api('GET', `/api/orders/${res.body.order_id}/status`)).body.status).toBe(
       'pending',
     )

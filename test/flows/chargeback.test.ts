@@ -8,12 +8,13 @@ import { type Holder, holdWithdrawal, lockAvailable } from '../../src/modules/le
 import { processRefund } from '../../src/modules/refunds/jobs.ts'
 import { type Creator, signupCreator } from '../setup/actors.ts'
 import { expectBooksExact, ledgerTotals, paidSale } from '../setup/ledger.ts'
+import { ADMIN, adminSession, review, verifiedPixKey, withdraw } from '../setup/payouts.ts'
 import { checkout, createProduct, pay } from '../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../setup/service.ts'
 
 let svc: TestService
 beforeAll(async () => {
-  svc = await startTestService({ WORKER_POLL_MS: '1h' })
+  svc = await startTestService({ WORKER_POLL_MS: '1h', ...ADMIN })
 })
 afterAll(() => svc?.stop())
 
@@ -113,6 +114,22 @@ describe(`chargebacks (${engine})`, () => {
     await expect(hold(creator, 2000)).rejects.toThrow('Saldo insuficiente')
     await paidSale(svc, s.creator, { key: s.key, productId: product.id })
     expect((await balanceOf(s)).available).toBe(100)
+  })
+
+  it('after a paid withdrawal: the negative balance shows in the API and on the dashboard', async () => {
+    const s = await seller()
+    const sale = await paidSale(svc, s.creator, { key: s.key, price: 100 })
+    const admin = await adminSession(svc.api)
+    await verifiedPixKey(svc.api, admin, s.creator)
+    const { withdrawal_id: id } = (await withdraw(svc.api, s.creator, 100)).body
+    expect((await review(svc.api, admin, id, 'approve')).status).toBe(200)
+    expect((await review(svc.api, admin, id, 'pay')).body.data).toMatchObject({ status: 'paid' })
+    expect((await chargeback(sale.chargeId)).body.callback_status).toBe(200)
+
+    expect(await balanceOf(s)).toMatchObject({ available: -100, withdrawn_total: 100 })
+    const page = await svc.api('GET', '/dashboard', { session: s.creator.session })
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('<dt>Disponível para saque</dt><dd>-R$ 100,00</dd>')
   })
 
   it('after the affiliate withdrew: the affiliate owes it, not the creator; its next commission pays it back', async () => {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import {
   formatBrl,
+  formatBrlAmount,
   formatDecimal,
   installmentCents,
+  MAX_AMOUNT_CENTS,
   percentOf,
   percentToBasisPoints,
   splitSale,
@@ -23,6 +25,12 @@ describe('money', () => {
     expect(() => toCents(-1)).toThrow()
     expect(() => toCents(Number.NaN)).toThrow()
     expect(() => toCents(Number.POSITIVE_INFINITY)).toThrow()
+  })
+
+  it('takes amounts up to R$ 99.999.999,99, what a boleto holds', () => {
+    expect(toCents(99_999_999.99)).toBe(MAX_AMOUNT_CENTS)
+    expect(() => toCents(100_000_000)).toThrow(/maximum/)
+    expect(() => toCents(90_071_992_547_409.91)).toThrow(/maximum/)
   })
 
   it('rounds shares half up to the centavo with integer arithmetic', () => {
@@ -64,6 +72,16 @@ describe('money', () => {
     expect(formatBrl(5)).toBe('R$ 0,05')
     expect(formatDecimal(10000)).toBe('100.00')
     expect(formatDecimal(9790)).toBe('97.90')
+  })
+
+  it('formats negative amounts (a balance after a chargeback) the way pt-BR does', () => {
+    expect(formatBrl(-5000)).toBe('-R$ 50,00')
+    expect(formatBrl(-1)).toBe('-R$ 0,01')
+    expect(formatBrlAmount(-1234.5)).toBe('-R$ 1.234,50')
+    expect(formatBrlAmount(0.1 + 0.2)).toBe('R$ 0,30')
+    expect(formatBrlAmount(-0)).toBe('R$ 0,00')
+    const intl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' })
+    expect(formatBrl(-123456)).toBe(intl.format(-1234.56).replace(/\s/g, ' '))
   })
 })
 

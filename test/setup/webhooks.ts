@@ -40,6 +40,8 @@ export function webhookHarness(svc: () => TestService, creator: () => Creator, k
       withTx(svc().deps.db, (tx) =>
         emitEvent(tx, svc().deps, { accountId: creator().accountId, type, data }),
       ),
+    /** One pass of the delivery worker, resolved once what it claimed is sent and recorded. */
+    pass: () => svc().workers!.runOnce('webhooks.deliver'),
     async deliveries(endpointId: string) {
       const res = await svc().api('GET', `/api/v1/webhooks/${endpointId}/deliveries`, {
         key: key(),

@@ -1,12 +1,19 @@
 // Zod pieces shared by every module's request and response schemas.
 import { z } from 'zod'
-import { isBrlAmount, percentToBasisPoints } from '../money.ts'
+import { formatBrl, isBrlAmount, MAX_AMOUNT_CENTS, percentToBasisPoints, toBrl } from '../money.ts'
 
-/** BRL as a JSON number with at most two decimals (SPEC §1); converted to centavos in services. */
+/**
+ * BRL as a JSON number with at most two decimals (SPEC §1), at most R$ 99.999.999,99 (every
+ * amount the API takes: prices, coupons, withdrawals); converted to centavos in services.
+ */
 export const Brl = z
   .number()
+  .max(toBrl(MAX_AMOUNT_CENTS), {
+    message: `Valor acima do máximo de ${formatBrl(MAX_AMOUNT_CENTS)}`,
+    abort: true,
+  })
   .refine(isBrlAmount, { message: 'Valor inválido: use reais com no máximo duas casas decimais' })
-  .describe('BRL, at most two decimals')
+  .describe(`BRL, at most two decimals, at most ${toBrl(MAX_AMOUNT_CENTS)}`)
 
 function isPercent(value: number): boolean {
   try {

@@ -71,7 +71,8 @@ export const CreateCouponBody = z.object({
   percent_off: Percent.optional(),
   amount_off: Brl.optional(),
   expires_at: z.iso.datetime({ offset: true }).optional(),
-  max_redemptions: z.number().int().min(1).optional(),
+  // At most what the column (int4) holds: a larger number would fail in the database.
+  max_redemptions: z.number().int().min(1).max(2_147_483_647).optional(),
 })
 export type CreateCouponInput = z.infer<typeof CreateCouponBody>
 

@@ -23,7 +23,9 @@ export const startEmailWorker: WorkerFactory = (deps) => {
     onError: (error) => deps.log.error({ err: error }, 'e-mail pass failed'),
   })
   return {
+    name: poller.name,
     kick: poller.kick,
+    runOnce: poller.runOnce,
     async stop() {
       await poller.stop()
       transport.close()

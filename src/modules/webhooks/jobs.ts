@@ -45,10 +45,11 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
   const poller = startPoller({
     name: 'webhooks.deliver',
     intervalMs: deps.config.workerPollMs,
-    pass: async () => {
+    pass: async ({ requested }) => {
       const room = MAX_IN_FLIGHT - inFlight.size
       if (room <= 0) return 0
-      if (inFlight.size > 0) {
+      // The batching waits below save statements under load; a requested pass claims now.
+      if (inFlight.size > 0 && !requested) {
         if (!starved && room < REFILL_AT) return 0
         const wait = lastClaimAt + SHORT_CLAIM_GAP_MS - performance.now()
         if (starved && wait > 0) {
@@ -88,7 +89,15 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     return null
   })
   return {
+    name: poller.name,
     kick: poller.kick,
+    /** One pass, resolved once its sends are recorded, with wake-ups armed by then. */
+    async runOnce() {
+      await unlisten
+      const found = await poller.runOnce()
+      await Promise.all([...inFlight])
+      return found
+    },
     async stop() {
       await (await unlisten)?.()
       await poller.stop()

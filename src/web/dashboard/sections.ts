@@ -1,5 +1,5 @@
 // The dashboard's sections, each rendered from what the API's own services return.
-import { formatBrl, toCents } from '../../kit/money.ts'
+import { formatBrlAmount as brl, MAX_AMOUNT_CENTS, toBrl } from '../../kit/money.ts'
 import { SCOPES } from '../../modules/accounts/schema.ts'
 import type { listApiKeys } from '../../modules/accounts/service.ts'
 import type { listProducts } from '../../modules/catalog/service.ts'
@@ -47,7 +47,6 @@ const PIX_TYPES = [
 
 const when = (at: string | Date) =>
   new Date(at).toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo', dateStyle: 'short' })
-const brl = (amount: number) => formatBrl(toCents(amount))
 
 export const section = (id: string, title: string, body: Safe) =>
   html`<section class="card" aria-labelledby="${id}"><h2 id="${id}">${title}</h2>${body}</section>`
@@ -67,7 +66,7 @@ export function money(balance: Data<typeof creatorBalance>, accountId: string) {
 </dl>
 <form data-url="/api/withdrawals" class="actions"><input type="hidden" name="tenant_id" value="${accountId}">
 <span><label for="valor">Valor do saque (R$)</label>
-<input id="valor" name="amount" type="number" min="20" step="0.01" inputmode="decimal" required></span>
+<input id="valor" name="amount" type="number" min="20" max="${toBrl(MAX_AMOUNT_CENTS)}" step="0.01" inputmode="decimal" required></span>
 <button type="submit">Solicitar saque</button></form>`
 }
 

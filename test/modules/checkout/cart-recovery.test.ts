@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signupCreator } from '../../setup/actors.ts'
 import { checkout, createProduct } from '../../setup/purchase.ts'
-import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
+import { engine, startTestService, type TestService } from '../../setup/service.ts'
 
 let svc: TestService
 let product: { id: string; slug: string; name: string }
@@ -17,6 +17,9 @@ const mails = async (to: string) =>
     subject: string
     text: string
   }[]
+
+/** One pass of the recovery worker; the dev mailbox shows what it queued. */
+const recoveryPass = () => svc.workers!.runOnce('checkout.cart-recovery')
 
 describe(`abandoned-cart recovery (${engine})`, () => {
   it('one e-mail per unconverted session after CART_RECOVERY_AFTER, linking back to the pre-filled checkout', async () => {
@@ -35,14 +38,14 @@ describe(`abandoned-cart recovery (${engine})`, () => {
     })
 
     await svc.api('POST', '/sandbox/clock/advance', { body: { seconds: 59 * 60 } })
-    await new Promise((resolve) => setTimeout(resolve, 1_200))
+    await recoveryPass()
     expect((await mails('sumiu@example.com')).length).toBe(0)
 
     await svc.api('POST', '/sandbox/clock/advance', { body: { seconds: 2 * 60 } })
-    const [mail] = await eventually(async () => {
-      const list = await mails('sumiu@example.com')
-      return list.length ? list : null
-    })
+    await recoveryPass()
+    const sent = await mails('sumiu@example.com')
+    expect(sent).toHaveLength(1)
+    const mail = sent[0]
     expect(mail!.subject).toBe('Sua compra de Aquarela Básica está esperando por você')
     expect(mail!.text).toContain('Olá, Dora!')
     const link = `${svc.deps.config.checkoutUrl}/checkout/${product.slug}?session=${abandoned.body.session_id}`
@@ -54,7 +57,7 @@ describe(`abandoned-cart recovery (${engine})`, () => {
     expect(html).toContain('value="Dora"')
 
     await svc.api('POST', '/sandbox/clock/advance', { body: { seconds: 3600 } })
-    await new Promise((resolve) => setTimeout(resolve, 1_200))
+    await recoveryPass()
     expect((await mails('sumiu@example.com')).length).toBe(1)
     const buyerMails = await mails('comprou@example.com')
     expect(buyerMails.some((m) => m.subject.startsWith('Sua compra de'))).toBe(false)

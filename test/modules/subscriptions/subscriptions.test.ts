@@ -257,7 +257,7 @@ describe(`subscriptions (${engine})`, () => {
     expect((await accessOf(email))[0]!.status).toBe('revoked')
 
     await advanceTo(Date.parse(sub.current_period_end) + 60_000)
-    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    await svc.workers!.runOnce('subscriptions.renew')
     expect((await ordersOf(sub.id)).map((o) => o.status)).toEqual(['refunded'])
   })
 })
