@@ -28,6 +28,7 @@ import { webhookRoutes } from './modules/webhooks/routes.ts'
 import { adminPages } from './web/admin.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
 import { dashboardPages } from './web/dashboard/routes.ts'
+import { docsPages } from './web/docs.ts'
 import { membersPages } from './web/members.ts'
 import { passwordPages } from './web/password.ts'
 
@@ -68,5 +69,6 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     payoutAdminRoutes,
     adminPages,
     dashboardPages,
+    docsPages,
   ]
 }

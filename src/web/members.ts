@@ -1,8 +1,9 @@
 // Members area: a buyer arrives by the e-mailed one-time link and sees the products they can access.
 import { z } from 'zod'
 import { withTx } from '../kit/db.ts'
-import { Unauthorized } from '../kit/errors.ts'
-import { requireUser, SESSION_COOKIE, setSessionCookies } from '../kit/http/auth.ts'
+import { type AppError, Unauthorized } from '../kit/errors.ts'
+import { setSessionCookies } from '../kit/http/auth.ts'
+import { actorOf } from '../kit/http/guard.ts'
 import { activeProductsOf } from '../modules/access/service.ts'
 import { consumeLoginLink, createSession } from '../modules/accounts/service.ts'
 import { findProductById } from '../modules/catalog/service.ts'
@@ -39,15 +40,9 @@ export const membersPages: RouteModule = (app, deps) => {
     },
   )
 
-  app.get('/members', { schema: { hide: true } }, async (request, reply) => {
-    if (!request.cookies[SESSION_COOKIE]) return reply.code(401).type('text/html').send(loggedOut())
-    let userId: string
-    try {
-      userId = (await requireUser(request)).userId
-    } catch (error) {
-      if (error instanceof Unauthorized) return reply.code(401).type('text/html').send(loggedOut())
-      throw error
-    }
+  const config = { guard: 'session', deniedPage: loggedOutPage } as const
+  app.get('/members', { schema: { hide: true }, config }, async (request, reply) => {
+    const { userId } = actorOf(request)
     const grants = await activeProductsOf(deps.db, userId)
     const products = await Promise.all(grants.map((g) => findProductById(deps.db, g.product_id)))
     const cards = products.map(
@@ -58,6 +53,10 @@ export const membersPages: RouteModule = (app, deps) => {
     const body = html`<h1>Meus produtos</h1>${cards.length ? cards : html`<p>Você ainda não tem produtos liberados.</p>`}`
     return reply.type('text/html').send(page('Meus produtos', body))
   })
+}
+
+function loggedOutPage(error: AppError) {
+  return error instanceof Unauthorized ? { status: 401, html: loggedOut() } : undefined
 }
 
 function loggedOut(): string {

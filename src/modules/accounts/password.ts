@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { hashPassword, verifyPassword } from '../../kit/crypto.ts'
 import { type Tx, withTx } from '../../kit/db.ts'
 import { Forbidden, NotFound } from '../../kit/errors.ts'
-import { requireSession } from '../../kit/http/auth.ts'
+import { actorOf } from '../../kit/http/guard.ts'
 import type { RouteModule } from '../../routes.ts'
 import { accountsRepo as repo } from './repo.ts'
 
@@ -35,9 +35,11 @@ export const passwordRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/auth/password',
     {
+      config: { guard: 'session' },
       schema: {
         tags: ['accounts'],
-        security: [{ session: [] }],
+        operationId: 'setPassword',
+        summary: 'Set or change the password',
         description:
           "Sets the logged-in user's password (session only). A user who already has one sends it as current_password.",
         body: PasswordBody,
@@ -45,8 +47,8 @@ export const passwordRoutes: RouteModule = (app, deps) => {
       },
     },
     async (request) => {
-      const session = await requireSession(request)
-      await withTx(deps.db, (tx) => setPassword(tx, session.userId, request.body))
+      const { userId } = actorOf(request)
+      await withTx(deps.db, (tx) => setPassword(tx, userId, request.body))
       return { password_set: true }
     },
   )

@@ -3,12 +3,11 @@ import { withTx } from '../../kit/db.ts'
 import {
   CSRF_COOKIE,
   clearSessionCookies,
-  requireAccount,
-  requireSession,
-  requireUser,
   SESSION_COOKIE,
   setSessionCookies,
 } from '../../kit/http/auth.ts'
+import { accountActorOf, actorOf, sessionOf } from '../../kit/http/guard.ts'
+import { NoContent } from '../../kit/http/schemas.ts'
 import type { RouteModule } from '../../routes.ts'
 import {
   AccountParams,
@@ -48,7 +47,18 @@ export const accountRoutes: RouteModule = (app, deps) => {
 
   app.post(
     '/api/auth/signup',
-    { schema: { tags, security: [], body: SignupBody, response: { 201: SessionOut } } },
+    {
+      config: { guard: 'public' },
+      schema: {
+        tags,
+        operationId: 'signUp',
+        summary: 'Sign up',
+        description:
+          'Creates the user and an account they own, and logs them in (session cookie and `csrf_token`). An e-mail already in use is a 409.',
+        body: SignupBody,
+        response: { 201: SessionOut },
+      },
+    },
     async (request, reply) => {
       const { user, account, session } = await withTx(deps.db, async (tx) => {
         const created = await accounts.signup(tx, deps, request.body)
@@ -65,7 +75,19 @@ export const accountRoutes: RouteModule = (app, deps) => {
 
   app.post(
     '/api/auth/login',
-    { schema: { tags, security: [], body: LoginBody, response: { 200: SessionOut } } },
+    {
+      config: { guard: 'public' },
+      schema: {
+        tags,
+        operationId: 'logIn',
+        summary: 'Log in',
+        description:
+          'Sets the session cookie and the readable `csrf_token` cookie; a wrong e-mail or password is a 401.',
+        body: LoginBody,
+        response: { 200: SessionOut },
+        errors: [401],
+      },
+    },
     async (request, reply) => {
       const user = await accounts.login(deps.db, request.body)
       const session = await accounts.createSession(deps.db, deps, user.id)
@@ -77,27 +99,40 @@ export const accountRoutes: RouteModule = (app, deps) => {
     },
   )
 
-  app.post('/api/auth/logout', { schema: { tags } }, async (request, reply) => {
-    const token = request.cookies[SESSION_COOKIE]
-    if (token) {
-      await requireSession(request)
-      await accounts.endSession(deps.db, token)
-    }
-    clearSessionCookies(reply)
-    return reply.code(204).send()
-  })
+  app.post(
+    '/api/auth/logout',
+    {
+      config: { guard: 'session' },
+      schema: {
+        tags,
+        operationId: 'logOut',
+        summary: 'Log out',
+        description: 'Ends the session and clears its cookies.',
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      // The guard let a session in, so its cookie is there.
+      await accounts.endSession(deps.db, request.cookies[SESSION_COOKIE] ?? '')
+      clearSessionCookies(reply)
+      return reply.code(204).send(null)
+    },
+  )
 
   app.get(
     '/api/auth/csrf',
     {
+      config: { guard: 'session' },
       schema: {
         tags,
-        security: [{ session: [] }],
+        operationId: 'renewCsrfToken',
+        summary: 'Renew the CSRF token',
+        description: 'Sets the `csrf_token` cookie again and returns it.',
         response: { 200: z.object({ csrf_token: z.string() }) },
       },
     },
     async (request, reply) => {
-      const session = await requireSession(request)
+      const session = sessionOf(request)
       reply.setCookie(CSRF_COOKIE, session.csrfToken, {
         path: '/',
         sameSite: 'lax',
@@ -107,29 +142,40 @@ export const accountRoutes: RouteModule = (app, deps) => {
     },
   )
 
-  app.get('/api/me', { schema: { tags, response: { 200: MeOut } } }, async (request) => {
-    const actor = await requireUser(request)
-    return accounts.describeUser(deps.db, actor.userId)
-  })
+  app.get(
+    '/api/me',
+    {
+      config: { guard: 'user' },
+      schema: {
+        tags,
+        operationId: 'getMe',
+        summary: 'The caller and their accounts',
+        response: { 200: MeOut },
+      },
+    },
+    async (request) => accounts.describeUser(deps.db, actorOf(request).userId),
+  )
 
   app.post(
     '/api/accounts/:account_id/api-keys',
     {
+      config: { guard: { account: 'session', from: 'params.account_id' } },
       schema: {
         tags,
-        security: [{ session: [] }],
+        operationId: 'createApiKey',
+        summary: 'Create an API key',
+        description: 'Session only. The key is returned once, here; only its hash is stored.',
         params: AccountParams,
         body: CreateApiKeyBody,
         response: { 201: z.object({ data: ApiKeyOut, key: z.string() }) },
       },
     },
     async (request, reply) => {
-      const session = await requireSession(request)
-      const actor = await requireAccount(request, 'write:api_keys', request.params.account_id)
+      const actor = accountActorOf(request)
       const { row, key } = await withTx(deps.db, (tx) =>
         accounts.createApiKey(tx, deps, {
           accountId: actor.accountId,
-          userId: session.userId,
+          userId: actor.userId,
           name: request.body.name,
           scopes: request.body.scopes,
         }),
@@ -141,16 +187,18 @@ export const accountRoutes: RouteModule = (app, deps) => {
   app.get(
     '/api/accounts/:account_id/api-keys',
     {
+      config: { guard: { account: 'session', from: 'params.account_id' } },
       schema: {
         tags,
-        security: [{ session: [] }],
+        operationId: 'listApiKeys',
+        summary: 'List API keys',
+        description: 'Session only. Never shows the keys themselves.',
         params: AccountParams,
         response: { 200: z.object({ data: z.array(ApiKeyOut) }) },
       },
     },
     async (request) => {
-      await requireSession(request)
-      const actor = await requireAccount(request, 'read:api_keys', request.params.account_id)
+      const actor = accountActorOf(request)
       const rows = await accounts.listApiKeys(deps.db, actor.accountId)
       return { data: rows.map(apiKeyOut) }
     },
@@ -158,14 +206,23 @@ export const accountRoutes: RouteModule = (app, deps) => {
 
   app.delete(
     '/api/accounts/:account_id/api-keys/:key_id',
-    { schema: { tags, security: [{ session: [] }], params: ApiKeyParams } },
+    {
+      config: { guard: { account: 'session', from: 'params.account_id' } },
+      schema: {
+        tags,
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key',
+        description: 'Session only. The key stops working at once.',
+        params: ApiKeyParams,
+        response: { 204: NoContent },
+      },
+    },
     async (request, reply) => {
-      await requireSession(request)
-      const actor = await requireAccount(request, 'write:api_keys', request.params.account_id)
+      const actor = accountActorOf(request)
       await withTx(deps.db, (tx) =>
         accounts.revokeApiKey(tx, deps, actor.accountId, request.params.key_id),
       )
-      return reply.code(204).send()
+      return reply.code(204).send(null)
     },
   )
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { withTx } from '../../kit/db.ts'
-import { requireAccount } from '../../kit/http/auth.ts'
+import { accountActorOf } from '../../kit/http/guard.ts'
 import { listOf } from '../../kit/http/pagination.ts'
 import { IdParams } from '../../kit/http/schemas.ts'
 import type { RouteModule } from '../../routes.ts'
@@ -14,8 +14,11 @@ export const refundRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/v1/orders/:id/refund',
     {
+      config: { guard: { account: 'refunds:create' } },
       schema: {
         tags,
+        operationId: 'requestRefund',
+        summary: 'Refund an order',
         description:
           'Requests a full refund of a paid order (scope refunds:create). 409 `Refund already requested` is checked first, then 400 `Order is not paid`; 400 `Saldo insuficiente para reembolsar este pedido` when the account cannot cover its part. Processed asynchronously; `refund.requested` fires at creation and at each status change.',
         params: IdParams,
@@ -24,7 +27,7 @@ export const refundRoutes: RouteModule = (app, deps) => {
       },
     },
     async (request, reply) => {
-      const actor = await requireAccount(request, 'refunds:create')
+      const actor = accountActorOf(request)
       const data = await withTx(deps.db, (tx) =>
         requestRefund(tx, deps, actor, request.params.id, request.body.reason),
       )
@@ -35,24 +38,36 @@ export const refundRoutes: RouteModule = (app, deps) => {
   app.get(
     '/api/v1/refunds',
     {
+      config: { guard: { account: 'read:refunds' } },
       schema: {
         tags,
+        operationId: 'listRefunds',
+        summary: 'List refunds',
         description: 'Refunds of the account, newest first (scope read:refunds).',
         querystring: RefundListQuery,
         response: { 200: listOf(RefundOut) },
       },
     },
     async (request) => {
-      const actor = await requireAccount(request, 'read:refunds')
+      const actor = accountActorOf(request)
       return listRefunds(deps.db, actor.accountId, request.query)
     },
   )
 
   app.get(
     '/api/v1/refunds/:id',
-    { schema: { tags, params: IdParams, response: { 200: One } } },
+    {
+      config: { guard: { account: 'read:refunds' } },
+      schema: {
+        tags,
+        operationId: 'getRefund',
+        summary: 'Get a refund',
+        params: IdParams,
+        response: { 200: One },
+      },
+    },
     async (request) => {
-      const actor = await requireAccount(request, 'read:refunds')
+      const actor = accountActorOf(request)
       return { data: await getRefund(deps.db, actor.accountId, request.params.id) }
     },
   )
