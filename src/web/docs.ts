@@ -32,7 +32,8 @@ interface Operation {
 
 const CSS = `main{max-width:960px}pre{background:#f6f6f8;padding:8px;border-radius:8px;overflow-x:auto;
 font-size:.85rem;margin:.25rem 0 .75rem}.op h3{font-size:1rem;margin:0 0 .25rem}
-.verb{display:inline-block;min-width:4.5em;font-weight:700}nav a{margin-right:.75em}
+.op h4{font-size:.9rem;margin:.75rem 0 .25rem}.verb{display:inline-block;min-width:4.5em;font-weight:700}
+nav{display:flex;flex-wrap:wrap;gap:.25em .75em}
 table{border-collapse:collapse;font-size:.9rem}td,th{text-align:left;padding:2px 8px 2px 0;vertical-align:top}`
 
 export const docsPages: RouteModule = (app, deps) => {
@@ -85,14 +86,14 @@ ${op.description ? html`<p>${prose(op.description)}</p>` : ''}
 <p>Who: ${prose(who(op['x-guard']))}</p>
 ${
   params.length
-    ? html`<table><caption class="muted">Parameters</caption>${params.map(
+    ? html`<h4>Parameters</h4><table>${params.map(
         (p) =>
           html`<tr><td><code>${p.name}</code></td><td>${p.in}${p.required ? ', required' : ''}</td><td><code>${shape(p.schema)}</code></td></tr>`,
       )}</table>`
     : ''
 }
-${body ? html`<p>Body</p><pre>${shape(body)}</pre>` : ''}
-<p>Responses</p>${Object.entries(op.responses).map(([status, response]) => {
+${body ? html`<h4>Body</h4><pre>${shape(body)}</pre>` : ''}
+<h4>Responses</h4>${Object.entries(op.responses).map(([status, response]) => {
     const schema = response.content && Object.values(response.content)[0]?.schema
     const named = schema?.$ref !== undefined
     return html`<p><code>${status}</code> ${prose(response.description)}${named ? html` — <code>${shape(schema)}</code>` : ''}</p>${schema && !named ? html`<pre>${shape(schema)}</pre>` : ''}`
@@ -112,7 +113,9 @@ function who(guard: unknown): string {
   if (guard === 'session') return 'a session only (no API key)'
   if (guard === 'admin') return 'the platform admin (session or API key)'
   const g = guard as { scope?: string; account?: string; from?: string }
-  const where = g.from ? `the account in \`${g.from.split('.')[1]}\`` : "the key's account"
+  const where = g.from
+    ? `the account \`${g.from.split('.')[1]}\` names`
+    : "the key's account; a session's is the one `x-account-id` names, else its first"
   if (g.account === 'session') return `a session only, acting in ${where}`
   if (g.account) return `an API key with \`${g.account}\` or a session, acting in ${where}`
   return `an API key with \`${g.scope}\`, or a session`

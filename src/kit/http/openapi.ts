@@ -2,6 +2,7 @@
 // each route declares — its guard (security, 401/403), its parameters and body (400, 404,
 // 413, 415), the extra errors it can answer (`schema.errors`) — so it cannot drift from the
 // code. Served at /openapi.json; /docs renders it.
+import { STATUS_CODES } from 'node:http'
 import swagger from '@fastify/swagger'
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import { jsonSchemaTransform } from 'fastify-type-provider-zod'
@@ -90,8 +91,11 @@ function transform(input: TransformInput) {
   const route = input.route as RouteOptions
   const guard = route.config?.guard ?? 'public'
   const payout = route.config?.payoutErrors === true
-  const response = (out.schema.response ?? {}) as Record<string, unknown>
+  const response = (out.schema.response ?? {}) as Record<string, { description?: string; type?: string }>
   allowNullInNullableEnums(response)
+  for (const [status, answer] of Object.entries(response)) {
+    answer.description ??= STATUS_CODES[status]
+  }
   for (const status of errorStatuses(route, guard)) {
     response[status] ??= errorResponse(status, payout)
   }

@@ -27,7 +27,7 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
         summary: 'Buy: create the order and its charge',
         description:
           'Creates the buyer (if new), a pending order and the gateway charge. one_time products accept PIX only. A declined card is a 402.',
-        errors: [402],
+        errors: [402, 404],
         body: CreateCheckoutBody,
         response: { 201: CheckoutOut },
       },
@@ -43,7 +43,7 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
         tags,
         operationId: 'openCheckoutSession',
         summary: 'Open a checkout session',
-        errors: [429],
+        errors: [404, 429],
         description: `Opens (201) or reuses (200, same id and token, within 24 h) the session of an e-mail and product. ${SESSIONS_PER_MINUTE} per minute per IP.`,
         body: CreateSessionBody,
         response: { 200: SessionOut, 201: SessionOut },
