@@ -82,6 +82,7 @@ export function errorStatuses(route: RouteOptions, guard: Guard): ErrorStatus[] 
 }
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0]
+type ResponseDoc = { description?: string; type?: string }
 
 /** jsonSchemaTransform, plus security, the guard and the error responses of each route. */
 function transform(input: TransformInput) {
@@ -91,7 +92,7 @@ function transform(input: TransformInput) {
   const route = input.route as RouteOptions
   const guard = route.config?.guard ?? 'public'
   const payout = route.config?.payoutErrors === true
-  const response = (out.schema.response ?? {}) as Record<string, { description?: string; type?: string }>
+  const response = (out.schema.response ?? {}) as Record<string, ResponseDoc>
   allowNullInNullableEnums(response)
   for (const [status, answer] of Object.entries(response)) {
     answer.description ??= STATUS_CODES[status]
