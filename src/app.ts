@@ -1,18 +1,18 @@
 import cookie from '@fastify/cookie'
-import swagger from '@fastify/swagger'
-import apiReference from '@scalar/fastify-api-reference'
 import Fastify, { type FastifyRequest } from 'fastify'
 import {
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import type { Deps } from './deps.ts'
 import { registerErrorHandler } from './kit/http/error-handler.ts'
+import { registerGuards } from './kit/http/guard.ts'
 import { registerIdempotency } from './kit/http/idempotency.ts'
 import { registerInputHygiene } from './kit/http/input-hygiene.ts'
 import { registerSecurityHeaders } from './kit/http/security-headers.ts'
+import { openapiDocument, registerOpenapi } from './kit/http/openapi.ts'
+import { SCOPES } from './modules/accounts/schema.ts'
 import { routesFor } from './routes.ts'
 
 /** Query parameters that are credentials: one-time log-in links, checkout sessions' links. */
@@ -70,33 +70,11 @@ export async function buildApp(
   // JSON in and out (SPEC §1): any other body is a 415.
   app.removeContentTypeParser('text/plain')
   await app.register(cookie)
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Vitrine API',
-        version: '1.0.0',
-        description:
-          'Creator commerce for Brazil: products, hosted checkout (PIX, card, boleto), orders, members, webhooks, balances and PIX withdrawals.',
-      },
-      components: {
-        securitySchemes: {
-          apiKey: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'API key created in the dashboard',
-          },
-          session: { type: 'apiKey', in: 'cookie', name: 'vitrine_session' },
-        },
-      },
-      security: [{ apiKey: [] }],
-    },
-    transform: jsonSchemaTransform,
-  })
-  await app.register(apiReference, {
-    routePrefix: '/docs',
-    configuration: { title: 'Vitrine API', url: '/openapi.json' },
-  })
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+  await registerOpenapi(app)
+  registerGuards(app, { scopes: SCOPES })
+  app.get('/openapi.json', { schema: { hide: true }, config: { guard: 'public' } }, async () =>
+    openapiDocument(app, deps.config.baseUrl),
+  )
 
   const fullDeps: Deps = { ...deps, log: app.log }
   registerIdempotency(app, fullDeps)

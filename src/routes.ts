@@ -29,6 +29,7 @@ import { adminPages } from './web/admin.ts'
 import { assetRoutes } from './web/assets.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
 import { dashboardPages } from './web/dashboard/routes.ts'
+import { docsPages } from './web/docs.ts'
 import { membersPages } from './web/members.ts'
 import { passwordPages } from './web/password.ts'
 
@@ -70,5 +71,6 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     adminPages,
     dashboardPages,
     assetRoutes,
+    docsPages,
   ]
 }

@@ -1,7 +1,6 @@
 // /admin: the platform admin's back office (SPEC §12): PIX keys to verify and withdrawals to
 // approve, reject or pay. Server-rendered; each button calls the admin API and reloads.
-import { Forbidden, Unauthorized } from '../kit/errors.ts'
-import { requireAdmin } from '../kit/http/auth.ts'
+import { type AppError, Forbidden, Unauthorized } from '../kit/errors.ts'
 import { formatBrl } from '../kit/money.ts'
 import { maskPixKey } from '../modules/payouts/pix-key.ts'
 import { listPixKeys } from '../modules/payouts/pix-keys.ts'
@@ -48,19 +47,19 @@ ${body}${SCRIPT}`,
   )
 }
 
+/** Anyone without an admin session sees the log-in form; a logged-in non-admin, a refusal. */
+function refusal(error: AppError) {
+  if (error instanceof Unauthorized) return { status: 401, html: frame(loginForm) }
+  if (error instanceof Forbidden) {
+    const denied = html`<div class="card"><p>Esta área é só da administração da plataforma.</p></div>`
+    return { status: 403, html: frame(denied) }
+  }
+  return undefined
+}
+
 export const adminPages: RouteModule = (app, deps) => {
-  app.get('/admin', { schema: { hide: true } }, async (request, reply) => {
-    try {
-      await requireAdmin(request)
-    } catch (error) {
-      if (error instanceof Unauthorized)
-        return reply.code(401).type('text/html').send(frame(loginForm))
-      if (error instanceof Forbidden) {
-        const denied = html`<div class="card"><p>Esta área é só da administração da plataforma.</p></div>`
-        return reply.code(403).type('text/html').send(frame(denied))
-      }
-      throw error
-    }
+  const config = { guard: 'admin', deniedPage: refusal } as const
+  app.get('/admin', { schema: { hide: true }, config }, async (_request, reply) => {
     const keys = await listPixKeys(deps.db, { status: 'pending', page: 1, limit: QUEUE_SIZE })
     const withdrawals = await openWithdrawals(deps.db, QUEUE_SIZE)
     const keyRows = keys.data.map(

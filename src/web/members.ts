@@ -4,8 +4,9 @@ import type { FastifyReply } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { withTx } from '../kit/db.ts'
-import { Unauthorized } from '../kit/errors.ts'
-import { requireUser, SESSION_COOKIE, setSessionCookies } from '../kit/http/auth.ts'
+import { type AppError, Unauthorized } from '../kit/errors.ts'
+import { setSessionCookies } from '../kit/http/auth.ts'
+import { actorOf } from '../kit/http/guard.ts'
 import { activeProductsOf } from '../modules/access/service.ts'
 import { PASSWORD_PAGE } from '../modules/accounts/password.ts'
 import { consumeLoginLink, createSession, loginLinkIsLive } from '../modules/accounts/service.ts'
@@ -77,15 +78,9 @@ export const membersPages: RouteModule = (app, deps) => {
       )
   })
 
-  app.get('/members', { schema: { hide: true } }, async (request, reply) => {
-    if (!request.cookies[SESSION_COOKIE]) return reply.code(401).type('text/html').send(loggedOut())
-    let userId: string
-    try {
-      userId = (await requireUser(request)).userId
-    } catch (error) {
-      if (error instanceof Unauthorized) return reply.code(401).type('text/html').send(loggedOut())
-      throw error
-    }
+  const config = { guard: 'session', deniedPage: loggedOutPage } as const
+  app.get('/members', { schema: { hide: true }, config }, async (request, reply) => {
+    const { userId } = actorOf(request)
     const grants = await activeProductsOf(deps.db, userId)
     const products = await Promise.all(grants.map((g) => findProductById(deps.db, g.product_id)))
     const cards = products.map(
@@ -108,6 +103,10 @@ ${loginLinkForm}${LINK_SCRIPT}`
     .code(410)
     .type('text/html')
     .send(page('Link expirado', body, CONTROLS_CSS))
+}
+
+function loggedOutPage(error: AppError) {
+  return error instanceof Unauthorized ? { status: 401, html: loggedOut() } : undefined
 }
 
 function loggedOut(): string {

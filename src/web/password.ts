@@ -1,7 +1,5 @@
 // /members/senha: where an invited user (or a buyer) sets a password after arriving by link.
-
-import { Unauthorized } from '../kit/errors.ts'
-import { requireUser, SESSION_COOKIE } from '../kit/http/auth.ts'
+import { type AppError, Unauthorized } from '../kit/errors.ts'
 import { PASSWORD_PAGE } from '../modules/accounts/password.ts'
 import type { RouteModule } from '../routes.ts'
 import { scriptFile } from './assets.ts'
@@ -35,17 +33,17 @@ form.addEventListener('submit', async (event) => {
 
 const SCRIPT = scriptFile('password', CLIENT)
 
-export const passwordPages: RouteModule = (app) => {
-  app.get(PASSWORD_PAGE, { schema: { hide: true } }, async (request, reply) => {
-    try {
-      if (!request.cookies[SESSION_COOKIE]) throw new Unauthorized()
-      await requireUser(request)
-    } catch (error) {
-      if (!(error instanceof Unauthorized)) throw error
-      const body = html`<div class="card"><h1>Link expirado</h1>
+/** Without a session, the link that brought the user here is spent or expired. */
+function expired(error: AppError) {
+  if (!(error instanceof Unauthorized)) return undefined
+  const body = html`<div class="card"><h1>Link expirado</h1>
         <p>Entre pelo link mais recente que enviamos ao seu e-mail.</p></div>`
-      return reply.code(401).type('text/html').send(page('Defina sua senha', body))
-    }
+  return { status: 401, html: page('Defina sua senha', body) }
+}
+
+export const passwordPages: RouteModule = (app) => {
+  const config = { guard: 'session', deniedPage: expired } as const
+  app.get(PASSWORD_PAGE, { schema: { hide: true }, config }, async (_request, reply) => {
     const body = html`<div class="card"><h1>Defina sua senha</h1>
 <form id="senha">
   <p><label for="nova">Nova senha (pelo menos 8 caracteres)</label><br>

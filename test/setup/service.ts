@@ -2,13 +2,14 @@
 import { randomBytes } from 'node:crypto'
 import { loadConfig } from '../../src/config.ts'
 import { type RunningService, startService } from '../../src/service.ts'
+import { type Contract, contractOf } from './contract.ts'
 import { createTestDatabase, type TestDatabase } from './database.ts'
 
 export { engine } from './database.ts'
 
 export interface TestService extends RunningService {
   testDb: TestDatabase
-  /** Calls the API over HTTP and parses JSON. */
+  /** Calls the API over HTTP, parses JSON and checks the answer against /openapi.json. */
   api: ApiClient
   stop(): Promise<void>
 }
@@ -54,7 +55,9 @@ export async function startTestService(
   }
 }
 
+/** A client of the service at `baseUrl` that fails on any answer /openapi.json does not allow. */
 export function makeClient(baseUrl: string): ApiClient {
+  let contract: Promise<Contract> | undefined
   return async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers }
     if (opts.body !== undefined) headers['content-type'] = 'application/json'
@@ -74,6 +77,9 @@ export function makeClient(baseUrl: string): ApiClient {
     try {
       body = text ? JSON.parse(text) : null
     } catch {}
+    const json = !!text && !!response.headers.get('content-type')?.includes('application/json')
+    contract ??= fetch(`${baseUrl}/openapi.json`).then(async (r) => contractOf(await r.json()))
+    ;(await contract).check(method, path, response.status, body, json)
     return { status: response.status, body, headers: response.headers }
   }
 }

@@ -14,10 +14,16 @@ declare module 'fastify' {
   }
 }
 
-/** Keys are scoped to the credential that sent them (or shared by anonymous callers). */
+/**
+ * Keys belong to the credential the route's guard resolved (this hook runs after it): an API
+ * key's id, so a revoked key is a 401 before any replay, or a session's token hash. Anonymous
+ * callers of public routes (checkout) are told apart by client IP — `request.ip`, which
+ * follows X-Forwarded-For only with TRUST_PROXY — so one buyer's key never replays another
+ * buyer's order. Buyers behind one carrier IP could still meet on the same key, which only a
+ * random key (a UUID, as clients send) makes unlikely; an IP is all an anonymous caller has.
+ */
 function ownerOf(request: FastifyRequest): string {
-  const credential = request.headers.authorization ?? request.cookies?.vitrine_session
-  return credential ? `cred:${sha256Hex(credential)}` : 'anonymous'
+  return request.actor?.credential ?? `ip:${request.ip}`
 }
 
 export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {

@@ -30,7 +30,21 @@ export const Percent = z.number().refine(isPercent, {
 
 export const IdParams = z.object({ id: z.uuid() })
 
-export const ErrorOut = z.object({ error: z.string(), details: z.array(z.unknown()).optional() })
+/** A response without a body (204). */
+export const NoContent = z.null().describe('No content')
+
+/** A validation problem: which field (dotted path) and what is wrong with it. */
+const Detail = z.object({ path: z.string(), message: z.string() })
+
+/** Every error body (SPEC §1): `{ error, details? }`; `details` only for validation. */
+export const ErrorOut = z.object({ error: z.string(), details: z.array(Detail).optional() })
+
+/** Payout and profile endpoints answer `{ success: false, error }` (SPEC §1). */
+export const PayoutErrorOut = z.object({
+  success: z.literal(false),
+  error: z.string(),
+  details: z.array(Detail).optional(),
+})
 
 /** ISO 8601 UTC or null. */
 export const iso = (date: Date | null): string | null => date?.toISOString() ?? null

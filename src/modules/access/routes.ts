@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { withTx } from '../../kit/db.ts'
-import { requireAccount } from '../../kit/http/auth.ts'
+import { accountActorOf } from '../../kit/http/guard.ts'
 import { listOf, PageQuery } from '../../kit/http/pagination.ts'
 import { IdParams } from '../../kit/http/schemas.ts'
 import type { RouteModule } from '../../routes.ts'
@@ -12,18 +12,37 @@ const tags = ['members']
 export const accessRoutes: RouteModule = (app, deps) => {
   app.get(
     '/api/v1/members',
-    { schema: { tags, querystring: PageQuery, response: { 200: listOf(MemberOut) } } },
+    {
+      config: { guard: { account: 'read:members' } },
+      schema: {
+        tags,
+        operationId: 'listMembers',
+        summary: 'List members',
+        description: 'One row per buyer, with their access to each product.',
+        querystring: PageQuery,
+        response: { 200: listOf(MemberOut) },
+      },
+    },
     async (request) => {
-      const actor = await requireAccount(request, 'read:members')
+      const actor = accountActorOf(request)
       return access.listMembers(deps.db, actor.accountId, request.query)
     },
   )
 
   app.get(
     '/api/v1/members/:id',
-    { schema: { tags, params: IdParams, response: { 200: z.object({ data: MemberOut }) } } },
+    {
+      config: { guard: { account: 'read:members' } },
+      schema: {
+        tags,
+        operationId: 'getMember',
+        summary: 'Get a member',
+        params: IdParams,
+        response: { 200: z.object({ data: MemberOut }) },
+      },
+    },
     async (request) => {
-      const actor = await requireAccount(request, 'read:members')
+      const actor = accountActorOf(request)
       return { data: await access.getMember(deps.db, actor.accountId, request.params.id) }
     },
   )
@@ -31,15 +50,18 @@ export const accessRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/v1/members/:id/access/:access_id/revoke',
     {
+      config: { guard: { account: 'write:members' } },
       schema: {
         tags,
+        operationId: 'revokeMemberAccess',
+        summary: "Revoke a member's access",
         params: RevokeParams,
         body: RevokeBody,
         response: { 200: z.object({ data: AccessOut }) },
       },
     },
     async (request) => {
-      const actor = await requireAccount(request, 'write:members')
+      const actor = accountActorOf(request)
       const grant = await withTx(deps.db, (tx) =>
         access.revokeAccess(tx, deps, {
           accountId: actor.accountId,

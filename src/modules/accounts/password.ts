@@ -4,7 +4,8 @@ import { z } from 'zod'
 import { hashPassword, sha256Hex, verifyPassword } from '../../kit/crypto.ts'
 import { type Tx, withTx } from '../../kit/db.ts'
 import { Forbidden, NotFound } from '../../kit/errors.ts'
-import { requireSession, SESSION_COOKIE } from '../../kit/http/auth.ts'
+import { sessionToken } from '../../kit/http/auth.ts'
+import { actorOf } from '../../kit/http/guard.ts'
 import { hit } from '../../kit/rate-limit.ts'
 import type { RouteModule } from '../../routes.ts'
 import { PASSWORD_CHANGES_PER_USER } from './limits.ts'
@@ -43,19 +44,22 @@ export const passwordRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/auth/password',
     {
+      config: { guard: 'session' },
       schema: {
         tags: ['accounts'],
-        security: [{ session: [] }],
+        operationId: 'setPassword',
+        summary: 'Set or change the password',
         description: `Sets the logged-in user's password (session only) and ends their other sessions. A user who already has one sends it as current_password. ${PASSWORD_CHANGES_PER_USER.limit} attempts per 15 minutes.`,
+        errors: [429],
         body: PasswordBody,
         response: { 200: z.object({ password_set: z.boolean() }) },
       },
     },
     async (request) => {
-      const session = await requireSession(request)
+      const { userId } = actorOf(request)
       // Outside the transaction: a wrong current password (403) still counts.
-      await hit(deps.db, deps.clock, PASSWORD_CHANGES_PER_USER, session.userId)
-      const actor = { userId: session.userId, sessionToken: request.cookies[SESSION_COOKIE]! }
+      await hit(deps.db, deps.clock, PASSWORD_CHANGES_PER_USER, userId)
+      const actor = { userId, sessionToken: sessionToken(request)! }
       await withTx(deps.db, (tx) => setPassword(tx, actor, request.body))
       return { password_set: true }
     },

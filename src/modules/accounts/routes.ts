@@ -3,12 +3,11 @@ import { withTx } from '../../kit/db.ts'
 import {
   CSRF_COOKIE,
   clearSessionCookies,
-  requireAccount,
-  requireSession,
-  requireUser,
   SESSION_COOKIE,
   setSessionCookies,
 } from '../../kit/http/auth.ts'
+import { accountActorOf, actorOf, sessionOf } from '../../kit/http/guard.ts'
+import { NoContent } from '../../kit/http/schemas.ts'
 import { hit, hitEach } from '../../kit/rate-limit.ts'
 import type { RouteModule } from '../../routes.ts'
 import { LOGIN_LINKS_PER_EMAIL, LOGIN_LINKS_PER_IP, SIGNUPS_PER_IP } from './limits.ts'
@@ -53,10 +52,13 @@ export const accountRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/auth/signup',
     {
+      config: { guard: 'public' },
       schema: {
         tags,
-        security: [],
-        description: `Creates a user and the account they own, and logs them in. ${SIGNUPS_PER_IP.limit} per hour per IP.`,
+        operationId: 'signUp',
+        summary: 'Sign up',
+        description: `Creates the user and an account they own, and logs them in (session cookie and \`csrf_token\`). An e-mail already in use is a 409. ${SIGNUPS_PER_IP.limit} per hour per IP.`,
+        errors: [429],
         body: SignupBody,
         response: { 201: SessionOut },
       },
@@ -80,13 +82,16 @@ export const accountRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/auth/login',
     {
+      config: { guard: 'public' },
       schema: {
         tags,
-        security: [],
+        operationId: 'logIn',
+        summary: 'Log in',
         description:
-          'Logs in with e-mail and password. Failures are limited per e-mail and per IP (429 with Retry-After).',
+          'Sets the session cookie and the readable `csrf_token` cookie; a wrong e-mail or password is a 401. Failures are limited per e-mail and per IP (429 with Retry-After).',
         body: LoginBody,
         response: { 200: SessionOut },
+        errors: [401, 429],
       },
     },
     async (request, reply) => {
@@ -103,13 +108,16 @@ export const accountRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/auth/login-link',
     {
+      config: { guard: 'public' },
       schema: {
         tags,
-        security: [],
+        operationId: 'requestLoginLink',
+        summary: 'E-mail a log-in link',
         description:
           'E-mails a one-time log-in link to the members area when a user has this e-mail. Always 202, so the answer tells nothing about which e-mails exist.',
         body: LoginLinkBody,
         response: { 202: z.object({ accepted: z.literal(true) }) },
+        errors: [429],
       },
     },
     async (request, reply) => {
@@ -122,27 +130,40 @@ export const accountRoutes: RouteModule = (app, deps) => {
     },
   )
 
-  app.post('/api/auth/logout', { schema: { tags } }, async (request, reply) => {
-    const token = request.cookies[SESSION_COOKIE]
-    if (token) {
-      await requireSession(request)
-      await accounts.endSession(deps.db, token)
-    }
-    clearSessionCookies(reply)
-    return reply.code(204).send()
-  })
+  app.post(
+    '/api/auth/logout',
+    {
+      config: { guard: 'session' },
+      schema: {
+        tags,
+        operationId: 'logOut',
+        summary: 'Log out',
+        description: 'Ends the session and clears its cookies.',
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      // The guard let a session in, so its cookie is there.
+      await accounts.endSession(deps.db, request.cookies[SESSION_COOKIE] ?? '')
+      clearSessionCookies(reply)
+      return reply.code(204).send(null)
+    },
+  )
 
   app.get(
     '/api/auth/csrf',
     {
+      config: { guard: 'session' },
       schema: {
         tags,
-        security: [{ session: [] }],
+        operationId: 'renewCsrfToken',
+        summary: 'Renew the CSRF token',
+        description: 'Sets the `csrf_token` cookie again and returns it.',
         response: { 200: z.object({ csrf_token: z.string() }) },
       },
     },
     async (request, reply) => {
-      const session = await requireSession(request)
+      const session = sessionOf(request)
       reply.setCookie(CSRF_COOKIE, session.csrfToken, {
         path: '/',
         sameSite: 'lax',
@@ -152,29 +173,40 @@ export const accountRoutes: RouteModule = (app, deps) => {
     },
   )
 
-  app.get('/api/me', { schema: { tags, response: { 200: MeOut } } }, async (request) => {
-    const actor = await requireUser(request)
-    return accounts.describeUser(deps.db, actor.userId)
-  })
+  app.get(
+    '/api/me',
+    {
+      config: { guard: 'user' },
+      schema: {
+        tags,
+        operationId: 'getMe',
+        summary: 'The caller and their accounts',
+        response: { 200: MeOut },
+      },
+    },
+    async (request) => accounts.describeUser(deps.db, actorOf(request).userId),
+  )
 
   app.post(
     '/api/accounts/:account_id/api-keys',
     {
+      config: { guard: { account: 'session', from: 'params.account_id' } },
       schema: {
         tags,
-        security: [{ session: [] }],
+        operationId: 'createApiKey',
+        summary: 'Create an API key',
+        description: 'Session only. The key is returned once, here; only its hash is stored.',
         params: AccountParams,
         body: CreateApiKeyBody,
         response: { 201: z.object({ data: ApiKeyOut, key: z.string() }) },
       },
     },
     async (request, reply) => {
-      const session = await requireSession(request)
-      const actor = await requireAccount(request, 'write:api_keys', request.params.account_id)
+      const actor = accountActorOf(request)
       const { row, key } = await withTx(deps.db, (tx) =>
         accounts.createApiKey(tx, deps, {
           accountId: actor.accountId,
-          userId: session.userId,
+          userId: actor.userId,
           name: request.body.name,
           scopes: request.body.scopes,
         }),
@@ -186,16 +218,18 @@ export const accountRoutes: RouteModule = (app, deps) => {
   app.get(
     '/api/accounts/:account_id/api-keys',
     {
+      config: { guard: { account: 'session', from: 'params.account_id' } },
       schema: {
         tags,
-        security: [{ session: [] }],
+        operationId: 'listApiKeys',
+        summary: 'List API keys',
+        description: 'Session only. Never shows the keys themselves.',
         params: AccountParams,
         response: { 200: z.object({ data: z.array(ApiKeyOut) }) },
       },
     },
     async (request) => {
-      await requireSession(request)
-      const actor = await requireAccount(request, 'read:api_keys', request.params.account_id)
+      const actor = accountActorOf(request)
       const rows = await accounts.listApiKeys(deps.db, actor.accountId)
       return { data: rows.map(apiKeyOut) }
     },
@@ -203,14 +237,23 @@ export const accountRoutes: RouteModule = (app, deps) => {
 
   app.delete(
     '/api/accounts/:account_id/api-keys/:key_id',
-    { schema: { tags, security: [{ session: [] }], params: ApiKeyParams } },
+    {
+      config: { guard: { account: 'session', from: 'params.account_id' } },
+      schema: {
+        tags,
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key',
+        description: 'Session only. The key stops working at once.',
+        params: ApiKeyParams,
+        response: { 204: NoContent },
+      },
+    },
     async (request, reply) => {
-      await requireSession(request)
-      const actor = await requireAccount(request, 'write:api_keys', request.params.account_id)
+      const actor = accountActorOf(request)
       await withTx(deps.db, (tx) =>
         accounts.revokeApiKey(tx, deps, actor.accountId, request.params.key_id),
       )
-      return reply.code(204).send()
+      return reply.code(204).send(null)
     },
   )
 }

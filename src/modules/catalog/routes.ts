@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import { withTx } from '../../kit/db.ts'
-import { requireAccount } from '../../kit/http/auth.ts'
+import { accountActorOf } from '../../kit/http/guard.ts'
 import { listOf, PageQuery } from '../../kit/http/pagination.ts'
-import { IdParams } from '../../kit/http/schemas.ts'
+import { IdParams, NoContent } from '../../kit/http/schemas.ts'
 import type { RouteModule } from '../../routes.ts'
 import { createCoupon, listCoupons } from './coupons.ts'
 import {
@@ -20,9 +20,19 @@ const One = z.object({ data: ProductOut })
 export const catalogRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/v1/products',
-    { schema: { tags, body: CreateProductBody, response: { 201: One } } },
+    {
+      config: { guard: { account: 'write:products' } },
+      schema: {
+        tags,
+        operationId: 'createProduct',
+        summary: 'Create a product',
+        description: 'With at least one plan. The slug is unique platform-wide (409).',
+        body: CreateProductBody,
+        response: { 201: One },
+      },
+    },
     async (request, reply) => {
-      const actor = await requireAccount(request, 'write:products')
+      const actor = accountActorOf(request)
       const data = await withTx(deps.db, (tx) =>
         catalog.createProduct(tx, deps, actor.accountId, request.body),
       )
@@ -32,27 +42,58 @@ export const catalogRoutes: RouteModule = (app, deps) => {
 
   app.get(
     '/api/v1/products',
-    { schema: { tags, querystring: PageQuery, response: { 200: listOf(ProductOut) } } },
+    {
+      config: { guard: { account: 'read:products' } },
+      schema: {
+        tags,
+        operationId: 'listProducts',
+        summary: 'List products',
+        querystring: PageQuery,
+        response: { 200: listOf(ProductOut) },
+      },
+    },
     async (request) => {
-      const actor = await requireAccount(request, 'read:products')
+      const actor = accountActorOf(request)
       return catalog.listProducts(deps.db, deps, actor.accountId, request.query)
     },
   )
 
   app.get(
     '/api/v1/products/:id',
-    { schema: { tags, params: IdParams, response: { 200: One } } },
+    {
+      config: { guard: { account: 'read:products' } },
+      schema: {
+        tags,
+        operationId: 'getProduct',
+        summary: 'Get a product',
+        params: IdParams,
+        response: { 200: One },
+      },
+    },
     async (request) => {
-      const actor = await requireAccount(request, 'read:products')
+      const actor = accountActorOf(request)
       return { data: await catalog.getProduct(deps.db, deps, actor.accountId, request.params.id) }
     },
   )
 
   app.patch(
     '/api/v1/products/:id',
-    { schema: { tags, params: IdParams, body: PatchProductBody, response: { 200: One } } },
+    {
+      config: { guard: { account: 'write:products' } },
+      schema: {
+        tags,
+        operationId: 'updateProduct',
+        summary: 'Update a product',
+        description:
+          '`plans` is the full list: plans with `id` are updated, new ones added, omitted ones archived.',
+        params: IdParams,
+        body: PatchProductBody,
+        response: { 200: One },
+        errors: [409],
+      },
+    },
     async (request) => {
-      const actor = await requireAccount(request, 'write:products')
+      const actor = accountActorOf(request)
       const data = await withTx(deps.db, (tx) =>
         catalog.patchProduct(tx, deps, actor.accountId, request.params.id, request.body),
       )
@@ -63,19 +104,23 @@ export const catalogRoutes: RouteModule = (app, deps) => {
   app.delete(
     '/api/v1/products/:id',
     {
+      config: { guard: { account: 'write:products' } },
       schema: {
         tags,
+        operationId: 'deleteProduct',
+        summary: 'Delete or archive a product',
         description:
-          'Deletes a product without orders; a product with orders is archived instead (200).',
+          'Deletes a product without orders (204); a product with orders is archived instead (200).',
         params: IdParams,
+        response: { 200: One, 204: NoContent },
       },
     },
     async (request, reply) => {
-      const actor = await requireAccount(request, 'write:products')
+      const actor = accountActorOf(request)
       const outcome = await withTx(deps.db, (tx) =>
         catalog.deleteProduct(tx, deps, actor.accountId, request.params.id),
       )
-      if (outcome === 'deleted') return reply.code(204).send()
+      if (outcome === 'deleted') return reply.code(204).send(null)
       return { data: await catalog.getProduct(deps.db, deps, actor.accountId, request.params.id) }
     },
   )
@@ -83,15 +128,18 @@ export const catalogRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/v1/products/:id/coupons',
     {
+      config: { guard: { account: 'write:products' } },
       schema: {
         tags,
+        operationId: 'createCoupon',
+        summary: 'Create a coupon',
         params: IdParams,
         body: CreateCouponBody,
         response: { 201: z.object({ data: CouponOut }) },
       },
     },
     async (request, reply) => {
-      const actor = await requireAccount(request, 'write:products')
+      const actor = accountActorOf(request)
       const data = await withTx(deps.db, (tx) =>
         createCoupon(tx, deps, actor.accountId, request.params.id, request.body),
       )
@@ -102,10 +150,17 @@ export const catalogRoutes: RouteModule = (app, deps) => {
   app.get(
     '/api/v1/products/:id/coupons',
     {
-      schema: { tags, params: IdParams, response: { 200: z.object({ data: z.array(CouponOut) }) } },
+      config: { guard: { account: 'read:products' } },
+      schema: {
+        tags,
+        operationId: 'listCoupons',
+        summary: "List a product's coupons",
+        params: IdParams,
+        response: { 200: z.object({ data: z.array(CouponOut) }) },
+      },
     },
     async (request) => {
-      const actor = await requireAccount(request, 'read:products')
+      const actor = accountActorOf(request)
       return { data: await listCoupons(deps.db, actor.accountId, request.params.id) }
     },
   )

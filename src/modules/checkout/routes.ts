@@ -26,10 +26,13 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/checkout/create',
     {
+      config: { guard: 'public' },
       schema: {
         tags,
-        security: [],
-        description: `Creates the buyer (if new), a pending order and the gateway charge. one_time products accept PIX only. ${deps.config.checkoutCreatesPerMinute} per minute per IP.`,
+        operationId: 'createCheckout',
+        summary: 'Buy: create the order and its charge',
+        description: `Creates the buyer (if new), a pending order and then the gateway charge. one_time products accept PIX only. A declined card is a 402; an order that closed while it was charged is a 409 (the charge is canceled); no answer from the gateway is a 502 (reconciliation settles the order); our own failure after the charge is a 503 (the charge is canceled). \${deps.config.checkoutCreatesPerMinute} per minute per IP.`,
+        errors: [402, 404, 409, 429, 502, 503],
         body: CreateCheckoutBody,
         response: { 201: CheckoutOut },
       },
@@ -43,9 +46,12 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/checkout/sessions',
     {
+      config: { guard: 'public' },
       schema: {
         tags,
-        security: [],
+        operationId: 'openCheckoutSession',
+        summary: 'Open a checkout session',
+        errors: [404, 429],
         description: `Opens (201) or reuses (200, same id and token, within 24 h) the session of an e-mail and product. ${SESSIONS_PER_MINUTE} per minute per IP.`,
         body: CreateSessionBody,
         response: { 200: SessionOut, 201: SessionOut },
@@ -69,10 +75,14 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
   app.patch(
     '/api/checkout/sessions/:id',
     {
+      config: { guard: 'public' },
       schema: {
         tags,
-        security: [],
-        description: 'Stores what the buyer typed so far (needs the session token).',
+        operationId: 'updateCheckoutSession',
+        summary: 'Save what the buyer typed',
+        description:
+          'Stores what the buyer typed so far. Needs the session token (403 without it).',
+        errors: [403],
         params: IdParams,
         body: PatchSessionBody,
         response: { 200: z.object({ session_id: z.string(), updated_at: z.string() }) },
@@ -88,7 +98,17 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
 
   app.get(
     '/api/orders/:id/status',
-    { schema: { tags, security: [], params: IdParams, response: { 200: OrderStatusOut } } },
+    {
+      config: { guard: 'public' },
+      schema: {
+        tags,
+        operationId: 'getOrderStatus',
+        summary: "An order's payment status",
+        description: 'What the checkout page polls; `redirect_url` once paid.',
+        params: IdParams,
+        response: { 200: OrderStatusOut },
+      },
+    },
     async (request) => orderStatus(deps, request.params.id),
   )
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { withTx } from '../../kit/db.ts'
-import { requireAccount } from '../../kit/http/auth.ts'
+import { accountActorOf } from '../../kit/http/guard.ts'
 import { listOf, PageQuery } from '../../kit/http/pagination.ts'
 import { IdParams } from '../../kit/http/schemas.ts'
 import type { RouteModule } from '../../routes.ts'
@@ -13,8 +13,11 @@ export const coproducerRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/v1/products/:id/coproducers',
     {
+      config: { guard: { account: 'write:products' } },
       schema: {
         tags,
+        operationId: 'enrollCoproducer',
+        summary: 'Enrol a co-producer',
         description:
           "Enrols a user (by e-mail; invited when new) as a co-producer taking split_percent of each sale after the affiliate's commission; the product's splits add up to at most 100. Scope write:products.",
         params: IdParams,
@@ -23,7 +26,7 @@ export const coproducerRoutes: RouteModule = (app, deps) => {
       },
     },
     async (request, reply) => {
-      const actor = await requireAccount(request, 'write:products')
+      const actor = accountActorOf(request)
       const data = await withTx(deps.db, (tx) =>
         enrollCoproducer(tx, deps, actor, request.params.id, request.body),
       )
@@ -34,8 +37,11 @@ export const coproducerRoutes: RouteModule = (app, deps) => {
   app.get(
     '/api/v1/products/:id/coproducers',
     {
+      config: { guard: { account: 'read:products' } },
       schema: {
         tags,
+        operationId: 'listCoproducers',
+        summary: "List a product's co-producers",
         description: 'The co-producers of a product, newest first. Scope read:products.',
         params: IdParams,
         querystring: PageQuery,
@@ -43,7 +49,7 @@ export const coproducerRoutes: RouteModule = (app, deps) => {
       },
     },
     async (request) => {
-      const actor = await requireAccount(request, 'read:products')
+      const actor = accountActorOf(request)
       return listCoproducers(deps.db, deps, actor.accountId, request.params.id, request.query)
     },
   )

@@ -27,9 +27,11 @@ export const emailRoutes: RouteModule = (app, deps) => {
   app.get(
     '/api/dev/emails',
     {
+      config: { guard: 'public' },
       schema: {
         tags: ['dev'],
-        security: [],
+        operationId: 'listDevEmails',
+        summary: 'Read the dev mailbox',
         description: 'Development only (no SMTP_URL): the e-mails the service sent, newest first.',
         querystring: Query,
         response: { 200: z.object({ data: z.array(MailOut) }) },

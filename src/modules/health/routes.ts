@@ -6,9 +6,12 @@ export const healthRoutes: RouteModule = (app, deps) => {
   app.get(
     '/health',
     {
+      config: { guard: 'public' },
       schema: {
         tags: ['health'],
-        security: [],
+        operationId: 'getHealth',
+        summary: 'Health check',
+        description: '200 once the database answers and migrations ran; 503 otherwise.',
         response: {
           200: z.object({ status: z.literal('ok') }),
           503: z.object({ status: z.string() }),

@@ -17,11 +17,14 @@ export const paymentRoutes: RouteModule = async (app, deps) => {
     scope.post(
       '/api/payments/callback/:gateway',
       {
+        config: { guard: 'public' },
         schema: {
           tags,
-          security: [],
+          operationId: 'receivePaymentCallback',
+          summary: 'Gateway notification',
+          errors: [401],
           description:
-            'Gateway notifications. Sandbox: `x-sandbox-signature: sha256=<hex HMAC of raw body>`.',
+            'Called by the payment gateway, authenticated by its signature (401 otherwise). Sandbox: `x-sandbox-signature: sha256=<hex HMAC of raw body>`.',
           params: z.object({ gateway: z.string() }),
           response: { 200: z.object({ received: z.boolean(), outcome: z.string() }) },
         },

@@ -19,22 +19,33 @@ const CallbackOut = z.object({
   callback_status: z.number(),
 })
 
-const CONTROLS: Record<string, SandboxEventType> = {
-  pay: 'charge.paid',
-  expire: 'charge.expired',
-  chargeback: 'charge.chargeback',
+const CONTROLS: Record<string, { type: SandboxEventType; operationId: string; summary: string }> = {
+  pay: { type: 'charge.paid', operationId: 'paySandboxCharge', summary: 'Pay a charge' },
+  expire: {
+    type: 'charge.expired',
+    operationId: 'expireSandboxCharge',
+    summary: 'Expire a charge',
+  },
+  chargeback: {
+    type: 'charge.chargeback',
+    operationId: 'chargeBackSandboxCharge',
+    summary: 'Charge back a payment',
+  },
 }
+const config = { guard: 'public' } as const
 
 export const sandboxRoutes: RouteModule = (app, deps) => {
   if (deps.config.paymentGateway !== 'sandbox') return
 
-  for (const [action, type] of Object.entries(CONTROLS)) {
+  for (const [action, { type, operationId, summary }] of Object.entries(CONTROLS)) {
     app.post(
       `/sandbox/charges/:charge_id/${action}`,
       {
+        config,
         schema: {
           tags,
-          security: [],
+          operationId,
+          summary,
           description: `Makes the sandbox gateway send its signed \`${type}\` callback to the service.`,
           params: ChargeParams,
           response: { 200: CallbackOut },
@@ -55,9 +66,11 @@ export const sandboxRoutes: RouteModule = (app, deps) => {
   app.post(
     '/sandbox/charges/:charge_id/fail-refunds',
     {
+      config,
       schema: {
         tags,
-        security: [],
+        operationId: 'failSandboxRefunds',
+        summary: "Make a charge's refunds fail",
         description:
           "Makes every later refund of this charge fail at the sandbox gateway (the buyer's account is closed).",
         params: ChargeParams,
@@ -95,9 +108,11 @@ export const sandboxRoutes: RouteModule = (app, deps) => {
   app.post(
     '/sandbox/card-tokens',
     {
+      config,
       schema: {
         tags,
-        security: [],
+        operationId: 'createSandboxCardToken',
+        summary: 'Tokenize a test card',
         description:
           'Card tokenization as a gateway does it from the page: 4242 4242 4242 4242 is approved, 4000 0000 0000 0002 declined.',
         body: z.object({
@@ -124,9 +139,11 @@ const clockControl: RouteModule = (app, deps) => {
   app.post(
     '/sandbox/clock/advance',
     {
+      config,
       schema: {
         tags,
-        security: [],
+        operationId: 'advanceSandboxClock',
+        summary: 'Move the clock forward',
         description: 'Moves the clock of every process forward (expiry, renewals, cart recovery).',
         body: z.object({
           seconds: z

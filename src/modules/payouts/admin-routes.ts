@@ -2,7 +2,7 @@
 // reject or pay. The admin's session or an API key of the admin user.
 import { z } from 'zod'
 import { withTx } from '../../kit/db.ts'
-import { requireAdmin } from '../../kit/http/auth.ts'
+import { actorOf } from '../../kit/http/guard.ts'
 import { listOf } from '../../kit/http/pagination.ts'
 import { IdParams } from '../../kit/http/schemas.ts'
 import type { RouteModule } from '../../routes.ts'
@@ -24,7 +24,7 @@ import {
   rejectWithdrawal,
 } from './withdrawals.ts'
 
-const config = { payoutErrors: true }
+const config = { guard: 'admin', payoutErrors: true } as const
 const tags = ['admin']
 const One = z.object({ data: WithdrawalOut })
 const Reviewed = ProfileOut.pick({
@@ -42,23 +42,31 @@ export const payoutAdminRoutes: RouteModule = (app, deps) => {
       config,
       schema: {
         tags,
+        operationId: 'listPixKeys',
+        summary: 'List PIX keys',
         description:
           'PIX keys, most recently changed first; `status=pending` lists the ones to verify.',
         querystring: PixKeyListQuery,
         response: { 200: listOf(AdminPixKeyOut) },
       },
     },
-    async (request) => {
-      await requireAdmin(request)
-      return listPixKeys(deps.db, request.query)
-    },
+    async (request) => listPixKeys(deps.db, request.query),
   )
 
   app.post(
     '/api/admin/pix-keys/:user_id/verify',
-    { config, schema: { tags, params: UserIdParams, response: { 200: Reviewed } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'verifyPixKey',
+        summary: 'Verify a PIX key',
+        params: UserIdParams,
+        response: { 200: Reviewed },
+      },
+    },
     async (request) => {
-      const admin = await requireAdmin(request)
+      const admin = actorOf(request)
       return withTx(deps.db, (tx) =>
         reviewPixKey(tx, deps, {
           adminId: admin.userId,
@@ -73,10 +81,17 @@ export const payoutAdminRoutes: RouteModule = (app, deps) => {
     '/api/admin/pix-keys/:user_id/reject',
     {
       config,
-      schema: { tags, params: UserIdParams, body: RejectPixKeyBody, response: { 200: Reviewed } },
+      schema: {
+        tags,
+        operationId: 'rejectPixKey',
+        summary: 'Reject a PIX key',
+        params: UserIdParams,
+        body: RejectPixKeyBody,
+        response: { 200: Reviewed },
+      },
     },
     async (request) => {
-      const admin = await requireAdmin(request)
+      const admin = actorOf(request)
       return withTx(deps.db, (tx) =>
         reviewPixKey(tx, deps, {
           adminId: admin.userId,
@@ -94,15 +109,14 @@ export const payoutAdminRoutes: RouteModule = (app, deps) => {
       config,
       schema: {
         tags,
+        operationId: 'listAllWithdrawals',
+        summary: 'List every withdrawal',
         description: 'Every withdrawal, newest first, optionally by `status`.',
         querystring: WithdrawalListQuery,
         response: { 200: listOf(WithdrawalOut) },
       },
     },
-    async (request) => {
-      await requireAdmin(request)
-      return listWithdrawals(deps.db, {}, request.query)
-    },
+    async (request) => listWithdrawals(deps.db, {}, request.query),
   )
 
   app.post(
@@ -111,15 +125,16 @@ export const payoutAdminRoutes: RouteModule = (app, deps) => {
       config,
       schema: {
         tags,
+        operationId: 'approveWithdrawal',
+        summary: 'Approve a withdrawal',
         description: 'pending → approved (409 from any other state).',
         params: IdParams,
         response: { 200: One },
       },
     },
-    async (request) => {
-      await requireAdmin(request)
-      return { data: await withTx(deps.db, (tx) => approveWithdrawal(tx, deps, request.params.id)) }
-    },
+    async (request) => ({
+      data: await withTx(deps.db, (tx) => approveWithdrawal(tx, deps, request.params.id)),
+    }),
   )
 
   app.post(
@@ -128,6 +143,8 @@ export const payoutAdminRoutes: RouteModule = (app, deps) => {
       config,
       schema: {
         tags,
+        operationId: 'rejectWithdrawal',
+        summary: 'Reject a withdrawal',
         description:
           'pending | approved → rejected with the reason in `admin_note`; the amount goes back to the balance. 409 once the PIX transfer has started.',
         params: IdParams,
@@ -135,14 +152,11 @@ export const payoutAdminRoutes: RouteModule = (app, deps) => {
         response: { 200: One },
       },
     },
-    async (request) => {
-      await requireAdmin(request)
-      return {
-        data: await withTx(deps.db, (tx) =>
-          rejectWithdrawal(tx, deps, request.params.id, request.body.admin_note),
-        ),
-      }
-    },
+    async (request) => ({
+      data: await withTx(deps.db, (tx) =>
+        rejectWithdrawal(tx, deps, request.params.id, request.body.admin_note),
+      ),
+    }),
   )
 
   app.post(
@@ -151,15 +165,15 @@ export const payoutAdminRoutes: RouteModule = (app, deps) => {
       config,
       schema: {
         tags,
+        operationId: 'payWithdrawal',
+        summary: 'Pay a withdrawal by PIX',
+        errors: [502],
         description:
           'approved → paid: the gateway makes the PIX transfer (idempotent per withdrawal). A transfer the bank refuses rejects the withdrawal (reason in admin_note, money back); an unknown answer is a 502 and paying again is safe.',
         params: IdParams,
         response: { 200: One },
       },
     },
-    async (request) => {
-      await requireAdmin(request)
-      return { data: await payWithdrawal(deps, request.params.id) }
-    },
+    async (request) => ({ data: await payWithdrawal(deps, request.params.id) }),
   )
 }

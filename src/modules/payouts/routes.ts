@@ -1,5 +1,5 @@
 import { withTx } from '../../kit/db.ts'
-import { requireAccount, requireUser } from '../../kit/http/auth.ts'
+import { actorOf, inAccount } from '../../kit/http/guard.ts'
 import { listOf } from '../../kit/http/pagination.ts'
 import type { RouteModule } from '../../routes.ts'
 import { profileOf, setPixKey } from './pix-keys.ts'
@@ -21,42 +21,51 @@ import {
 } from './withdrawals.ts'
 
 // Payout and profile endpoints answer errors as { success: false, error } (SPEC §1).
-const config = { payoutErrors: true }
+const payoutErrors = true
 
 const CHECKS =
   'Checks, in order: amount ≥ 20.00 (400), then the PIX key — none 400 `Cadastre uma chave Pix antes de solicitar saque`, pending 403 `Sua chave Pix está aguardando verificação`, rejected 403 `Sua chave Pix foi rejeitada: <reason>` — then 409 `Você já tem um saque pendente`, then 400 `Saldo insuficiente`.'
 
 export const payoutRoutes: RouteModule = (app, deps) => {
   // PATCH is the seed's method; POST is accepted as an alias (the seed's text names it too).
-  app.route({
-    method: ['PATCH', 'POST'],
-    url: '/api/profile/pix',
-    config,
-    schema: {
-      tags: ['profile'],
-      description:
-        "Sets the caller's PIX key (scope write:profile), validated for its type. A changed key waits for an admin's verification again (pix_verified false); the same key again changes nothing.",
-      body: PixKeyBody,
-      response: { 200: PixKeySetOut },
-    },
-    handler: async (request) => {
-      const actor = await requireUser(request, 'write:profile')
-      return withTx(deps.db, (tx) => setPixKey(tx, deps, actor.userId, request.body))
-    },
-  })
+  for (const [method, operationId, summary] of [
+    ['PATCH', 'setPixKey', 'Set the PIX key'],
+    ['POST', 'setPixKeyByPost', 'Set the PIX key (POST alias of PATCH)'],
+  ] as const) {
+    app.route({
+      method,
+      url: '/api/profile/pix',
+      config: { guard: { scope: 'write:profile' }, payoutErrors },
+      schema: {
+        tags: ['profile'],
+        operationId,
+        summary,
+        description:
+          "Sets the caller's PIX key (scope write:profile), validated for its type. A changed key waits for an admin's verification again (pix_verified false); the same key again changes nothing.",
+        body: PixKeyBody,
+        response: { 200: PixKeySetOut },
+      },
+      handler: async (request) => {
+        const actor = actorOf(request)
+        return withTx(deps.db, (tx) => setPixKey(tx, deps, actor.userId, request.body))
+      },
+    })
+  }
 
   app.get(
     '/api/profile',
     {
-      config,
+      config: { guard: 'user', payoutErrors },
       schema: {
         tags: ['profile'],
+        operationId: 'getProfile',
+        summary: "The caller's profile",
         description: "The caller's profile with the PIX key masked and its verification status.",
         response: { 200: ProfileOut },
       },
     },
     async (request) => {
-      const actor = await requireUser(request)
+      const actor = actorOf(request)
       return profileOf(deps.db, actor.userId)
     },
   )
@@ -64,18 +73,20 @@ export const payoutRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/withdrawals',
     {
-      config,
+      config: { guard: { scope: 'write:payouts' }, payoutErrors },
       schema: {
         tags: ['withdrawals'],
+        operationId: 'requestWithdrawal',
+        summary: "Withdraw from an account's balance",
+        errors: [404],
         description: `A creator's withdrawal from an account's balance (scope write:payouts; only the account's owner, 404 otherwise). ${CHECKS}`,
         body: CreatorWithdrawalBody,
         response: { 201: WithdrawalCreatedOut },
       },
     },
     async (request, reply) => {
-      await requireUser(request, 'write:payouts')
       const amountCents = checkedAmountCents(request.body.amount)
-      const actor = await requireAccount(request, 'write:payouts', request.body.tenant_id)
+      const actor = inAccount(request, request.body.tenant_id)
       const created = await withTx(deps.db, (tx) =>
         requestCreatorWithdrawal(tx, deps, { ...actor, amountCents }),
       )
@@ -87,16 +98,18 @@ export const payoutRoutes: RouteModule = (app, deps) => {
     app.post(
       `/api/${role}s/withdraw`,
       {
-        config,
+        config: { guard: { scope: 'write:payouts' }, payoutErrors },
         schema: {
           tags: ['withdrawals'],
+          operationId: `request${role === 'coproducer' ? 'Coproducer' : 'Affiliate'}Withdrawal`,
+          summary: `Withdraw ${role} earnings`,
           description: `A ${role}'s withdrawal from their own balance over all products (scope write:payouts). ${CHECKS}`,
           body: PartnerWithdrawalBody,
           response: { 200: WithdrawalCreatedOut },
         },
       },
       async (request) => {
-        const actor = await requireUser(request, 'write:payouts')
+        const actor = actorOf(request)
         const amountCents = checkedAmountCents(request.body.amount)
         return withTx(deps.db, (tx) =>
           requestWithdrawal(tx, deps, {
@@ -112,9 +125,11 @@ export const payoutRoutes: RouteModule = (app, deps) => {
   app.get(
     '/api/withdrawals',
     {
-      config,
+      config: { guard: { scope: 'read:payouts' }, payoutErrors },
       schema: {
         tags: ['withdrawals'],
+        operationId: 'listWithdrawals',
+        summary: "List the caller's withdrawals",
         description:
           "The caller's own withdrawals (every role), newest first (scope read:payouts).",
         querystring: WithdrawalListQuery,
@@ -122,7 +137,7 @@ export const payoutRoutes: RouteModule = (app, deps) => {
       },
     },
     async (request) => {
-      const actor = await requireUser(request, 'read:payouts')
+      const actor = actorOf(request)
       return listWithdrawals(deps.db, { userId: actor.userId }, request.query)
     },
   )

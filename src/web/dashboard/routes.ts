@@ -2,8 +2,8 @@
 // key (with their forms), recent sales, products with their checkout links, the webhook
 // endpoints with their latest deliveries, and the API keys. Server-rendered from the same
 // services as the API; every write goes through the API (client.ts), so the page holds no rule.
-import { NotFound, Unauthorized } from '../../kit/errors.ts'
-import { requireAccount } from '../../kit/http/auth.ts'
+import { type AppError, NotFound, Unauthorized } from '../../kit/errors.ts'
+import { accountActorOf } from '../../kit/http/guard.ts'
 import { listApiKeys } from '../../modules/accounts/service.ts'
 import { listProducts } from '../../modules/catalog/service.ts'
 import { creatorBalance } from '../../modules/ledger/balances.ts'
@@ -28,22 +28,20 @@ ${body}${DASHBOARD_SCRIPT}`,
     DASHBOARD_CSS,
   )
 
+function refusal(error: AppError) {
+  if (error instanceof Unauthorized) return { status: 401, html: frame(loginForm) }
+  // Logged in but without an account of their own (a buyer, an affiliate).
+  if (error instanceof NotFound) {
+    const none = html`<div class="card"><p>Este login não tem uma conta de produtor. Compras ficam na <a href="/members">área de membros</a>.</p></div>`
+    return { status: 403, html: frame(none) }
+  }
+  return undefined
+}
+
 export const dashboardPages: RouteModule = (app, deps) => {
-  app.get('/dashboard', { schema: { hide: true } }, async (request, reply) => {
-    let actor: Awaited<ReturnType<typeof requireAccount>>
-    try {
-      actor = await requireAccount(request, 'read:orders')
-    } catch (error) {
-      if (error instanceof Unauthorized)
-        return reply.code(401).type('text/html').send(frame(loginForm))
-      // Logged in but without an account of their own (a buyer, an affiliate).
-      if (error instanceof NotFound) {
-        const none = html`<div class="card"><p>Este login não tem uma conta de produtor. Compras ficam na <a href="/members">área de membros</a>.</p></div>`
-        return reply.code(403).type('text/html').send(frame(none))
-      }
-      throw error
-    }
-    const { accountId, userId } = actor
+  const config = { guard: { account: 'read:orders' }, deniedPage: refusal } as const
+  app.get('/dashboard', { schema: { hide: true }, config }, async (request, reply) => {
+    const { accountId, userId } = accountActorOf(request)
     const recent = { page: 1, limit: RECENT }
     const [balance, profile, withdrawals, orders, products, endpoints, keys] = await Promise.all([
       creatorBalance(deps.db, accountId),
