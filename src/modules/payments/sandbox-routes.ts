@@ -87,9 +87,11 @@ export const sandboxRoutes: RouteModule = (app, deps) => {
   app.post(
     '/sandbox/charges/:charge_id/lose-refund-answers',
     {
+      config,
       schema: {
         tags,
-        security: [],
+        operationId: 'loseSandboxRefundAnswers',
+        summary: "Lose a charge's refund answers",
         description:
           'While `lost` is true, refunds of this charge are carried out but no answer reaches the service (refund calls and lookups fail as on a network error).',
         params: ChargeParams,
