@@ -6,6 +6,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import type { Deps } from './deps.ts'
+import { redactCapabilities } from './kit/http/capability-urls.ts'
 import { registerErrorHandler } from './kit/http/error-handler.ts'
 import { registerGuards } from './kit/http/guard.ts'
 import { registerIdempotency } from './kit/http/idempotency.ts'
@@ -14,20 +15,6 @@ import { openapiDocument, registerOpenapi } from './kit/http/openapi.ts'
 import { registerSecurityHeaders } from './kit/http/security-headers.ts'
 import { SCOPES } from './modules/accounts/schema.ts'
 import { routesFor } from './routes.ts'
-
-/** Query parameters that are credentials: one-time log-in links, checkout sessions' links. */
-const SECRET_PARAMS = ['token', 'session', 'session_token']
-
-/** The request URL as logged: secret query values replaced, whatever their spelling. */
-function loggableUrl(url: string): string {
-  const q = url.indexOf('?')
-  if (q < 0) return url
-  const params = new URLSearchParams(url.slice(q + 1))
-  const secret = SECRET_PARAMS.filter((name) => params.has(name))
-  if (!secret.length) return url
-  for (const name of secret) params.set(name, 'REDACTED')
-  return `${url.slice(0, q)}?${params}`
-}
 
 /** The HTTP service: every module's routes over one Fastify instance. No listening here. */
 export async function buildApp(
@@ -45,7 +32,7 @@ export async function buildApp(
             serializers: {
               req: (req: FastifyRequest) => ({
                 method: req.method,
-                url: loggableUrl(req.url),
+                url: redactCapabilities(req.url),
                 host: req.host,
                 remoteAddress: req.ip,
                 remotePort: req.socket?.remotePort,

@@ -9,6 +9,7 @@
 // - a URL that carries a capability (`?token=`, `?session=`) is never sent as a Referer.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { SESSION_COOKIE } from './auth.ts'
+import { carriesCapability } from './capability-urls.ts'
 
 // Styles stay inline (one request per page, and the dev mailbox previews e-mails' style
 // attributes): scripts are what the policy must stop. data: images are the PIX QR and boleto.
@@ -29,7 +30,6 @@ const POLICY = {
   other: "default-src 'none'; frame-ancestors 'none'",
 }
 const HSTS = 'max-age=31536000'
-const CAPABILITY_PARAMS = ['token', 'session', 'session_token']
 
 const isHtml = (reply: FastifyReply) =>
   String(reply.getHeader('content-type')).startsWith('text/html')
@@ -38,13 +38,6 @@ const isCheckoutPage = (request: FastifyRequest) =>
 
 const carriesCredentials = (request: FastifyRequest) =>
   Boolean(request.headers.authorization || request.cookies?.[SESSION_COOKIE])
-
-function carriesCapability(request: FastifyRequest): boolean {
-  const query = request.url.indexOf('?')
-  if (query < 0) return false
-  const params = new URLSearchParams(request.url.slice(query + 1))
-  return CAPABILITY_PARAMS.some((name) => params.has(name))
-}
 
 export function registerSecurityHeaders(app: FastifyInstance, config: { baseUrl: string }): void {
   app.addHook('onSend', async (request, reply, payload) => {
@@ -60,7 +53,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: { baseUrl:
       reply.header('cache-control', 'no-store')
     reply.header(
       'referrer-policy',
-      carriesCapability(request) ? 'no-referrer' : 'strict-origin-when-cross-origin',
+      carriesCapability(request.url) ? 'no-referrer' : 'strict-origin-when-cross-origin',
     )
     if (config.baseUrl.startsWith('https://')) reply.header('strict-transport-security', HSTS)
     return payload
