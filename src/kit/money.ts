@@ -80,7 +80,7 @@ export interface InstallmentPlan {
 
 /**
  * How a card price is split in `count` installments. Without a rate (the seller pays the
- * interest) the buyer pays the price in equal parts, the remainder centavos on the first.
+ * interest) the buyer pays the price in equal parts, the remainder centavos on the first ones.
  * With a monthly rate in basis points (the buyer pays) each part is the Price table's
  * (French amortization) payment `price × i / (1 − (1 + i)^−n)`, rounded half up to the
  * centavo, and the total is n of them. One installment never has interest.
@@ -101,8 +101,10 @@ export function installmentPlan(
   }
   if (count === 1 || !monthlyRateBps) {
     const part = Math.floor(priceCents / count)
-    const parts = Array.from({ length: count }, () => part)
-    parts[0]! += priceCents - part * count
+    const rest = priceCents - part * count
+    // The remainder's centavos go one each on the first parts: no two parts differ by more
+    // than 1 centavo, and the first (what the page shows) is installmentCents's rounding up.
+    const parts = Array.from({ length: count }, (_, k) => part + (k < rest ? 1 : 0))
     return { count, parts, totalCents: priceCents, interestCents: 0 }
   }
   const i = monthlyRateBps / 10_000

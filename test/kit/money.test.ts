@@ -122,6 +122,10 @@ describe('installment plans', () => {
       interestCents: 0,
     })
     expect(installmentPlan(9790, 1, 299).parts).toEqual([9790])
+    // 39.90 in 12x: six parts of 3.33 and six of 3.32; the first is installmentCents's.
+    const plan = installmentPlan(3990, 12, null)
+    expect(plan.parts.filter((p) => p === 333)).toHaveLength(6)
+    expect(plan.parts[0]).toBe(installmentCents(3990, 12))
   })
 
   it('follows the Price table when the buyer pays', () => {
@@ -148,9 +152,12 @@ describe('installment plans', () => {
           expect(plan.parts.reduce((a, b) => a + b, 0)).toBe(plan.totalCents)
           expect(plan.totalCents - price).toBe(plan.interestCents)
           expect(plan.interestCents).toBeGreaterThanOrEqual(0)
-          if (count === 1 || !rate) expect(plan.interestCents).toBe(0)
+          if (count === 1 || !rate) {
+            expect(plan.interestCents).toBe(0)
+            expect(plan.parts[0]).toBe(installmentCents(price, count))
+          }
           expect(Math.max(...plan.parts) - Math.min(...plan.parts)).toBeLessThanOrEqual(
-            rate ? 0 : count - 1,
+            rate ? 0 : 1,
           )
         },
       ),
