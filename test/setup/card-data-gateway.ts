@@ -54,3 +54,36 @@ export function useCardDataEntry(gateway: PaymentGateway, now: () => Date): Card
     },
   }
 }
+
+export interface BrowserTokenGateway {
+  /** The card tokens the checkout charged with, as the page sent them. */
+  tokens: string[]
+  restore(): void
+}
+
+/**
+ * The sandbox gateway as a browser-tokenizing one (MercadoPago.js from `scriptUrl`), until the
+ * Mercado Pago adapter is on main: the page's token is recorded, then the sandbox charges the
+ * order with its approved test token.
+ */
+export function useBrowserTokenEntry(
+  gateway: PaymentGateway,
+  entry: { scriptUrl: string; publicKey: string },
+): BrowserTokenGateway {
+  const original = { cardEntry: gateway.cardEntry, createCharge: gateway.createCharge }
+  const tokens: string[] = []
+  const g = gateway as { -readonly [K in keyof PaymentGateway]: PaymentGateway[K] }
+  g.cardEntry = { kind: 'browser-token', ...entry }
+  g.createCharge = async (input) => {
+    if (input.cardToken) tokens.push(input.cardToken)
+    const cardToken = input.cardToken ? 'tok_approved' : undefined
+    return original.createCharge.call(gateway, { ...input, cardToken })
+  }
+  return {
+    tokens,
+    restore() {
+      g.cardEntry = original.cardEntry
+      g.createCharge = original.createCharge
+    },
+  }
+}
