@@ -140,7 +140,12 @@ export function percentOf(amount: Cents, basisPoints: number): Cents {
 /** Percent with up to two decimals (e.g. 12.5) to basis points (1250). */
 export function percentToBasisPoints(percent: number): number {
   const bps = Math.round(percent * 100)
-  if (Math.abs(bps - percent * 100) > 1e-6 || bps < 0 || bps > 10_000) {
+  if (
+    !Number.isFinite(percent) ||
+    Math.abs(bps - percent * 100) > 1e-6 ||
+    bps < 0 ||
+    bps > 10_000
+  ) {
     throw new RangeError('percent must be 0..100 with at most two decimals')
   }
   return bps

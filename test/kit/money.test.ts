@@ -67,6 +67,7 @@ describe('money', () => {
     expect(percentToBasisPoints(100)).toBe(10_000)
     expect(() => percentToBasisPoints(12.345)).toThrow()
     expect(() => percentToBasisPoints(101)).toThrow()
+    expect(() => percentToBasisPoints(Number.NaN)).toThrow()
   })
 
   it('formats for people and for payment codes', () => {
