@@ -442,6 +442,14 @@ describe('payouts', () => {
     })
   })
 
+  it("the payout provider's reader leaves payment events alone (another gateway takes them)", async () => {
+    const created = await gateway.createCharge(charge())
+    fake.pay(created.gatewayChargeId)
+    const received = deliveries(created.gatewayChargeId).at(-1)!
+    expect(await payouts.readCallback!(received)).toMatchObject({ kind: 'ignored' })
+    expect(await gateway.readCallback(received)).toMatchObject({ kind: 'charge' })
+  })
+
   it("a failed transfer reads failed with the bank's reason", async () => {
     const input = transfer()
     const { gatewayTransferId } = await payouts.transferPix(input)

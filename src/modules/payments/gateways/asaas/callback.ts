@@ -38,9 +38,14 @@ async function readOrNull(ctx: AsaasContext, path: string): Promise<AsaasJson | 
   }
 }
 
+/**
+ * `transfersOnly`: the payout provider's reader, when another gateway takes the payments (its
+ * charges are not ours to record, whatever this Asaas account also charges).
+ */
 export async function readAsaasCallback(
   ctx: AsaasContext,
   request: CallbackRequest,
+  options: { transfersOnly?: boolean } = {},
 ): Promise<CallbackReading | null> {
   if (!hasAsaasToken(ctx, request.headers)) return null
   const body = parse(request.rawBody)
@@ -52,7 +57,8 @@ export async function readAsaasCallback(
     return typeof value === 'object' && value !== null ? text((value as AsaasJson).id) : null
   }
 
-  const paymentId = event.startsWith('PAYMENT_') ? objectOf('payment') : null
+  const paymentId =
+    event.startsWith('PAYMENT_') && !options.transfersOnly ? objectOf('payment') : null
   if (paymentId) {
     const payment = await readOrNull(ctx, paymentPath(paymentId))
     // Charges made outside Vitrine (in the panel) carry no order of ours.

@@ -34,6 +34,7 @@ export function createAsaasPayouts(deps: AsaasDeps): PayoutProvider {
     automatic: true,
     transferPix: (input) => transferPix(ctx, input),
     getTransfer: (reference) => getTransfer(ctx, reference),
-    readCallback: (request) => readAsaasCallback(ctx, request),
+    // Reached only when the gateway is another one (the callback route asks the gateway first).
+    readCallback: (request) => readAsaasCallback(ctx, request, { transfersOnly: true }),
   }
 }
