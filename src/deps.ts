@@ -3,6 +3,7 @@ import type { Config } from './config.ts'
 import type { Clock } from './kit/clock.ts'
 import type { Database, Db } from './kit/db.ts'
 import type { PaymentGateway } from './modules/payments/gateway.ts'
+import type { PayoutProvider } from './modules/payouts/provider.ts'
 
 /** Everything a route, service or worker may need, built once at start. */
 export interface Deps {
@@ -12,5 +13,6 @@ export interface Deps {
   clock: Clock
   appSecret: string
   gateway: PaymentGateway
+  payouts: PayoutProvider
   log: FastifyBaseLogger
 }

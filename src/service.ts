@@ -6,7 +6,7 @@ import type { Deps } from './deps.ts'
 import { type Clock, databaseClock, systemClock } from './kit/clock.ts'
 import { type Database, migrate, openDatabase } from './kit/db.ts'
 import { resolveAppSecret } from './kit/secrets.ts'
-import { createGateway } from './modules/payments/gateways/index.ts'
+import { createGateway, createPayouts } from './modules/payments/gateways/index.ts'
 import { seed } from './seed.ts'
 import { startWorkers, type Workers } from './workers.ts'
 
@@ -37,8 +37,12 @@ export async function startService(
   const appSecret = await resolveAppSecret(database.db, config)
   const base = { config, database, db: database.db, clock, appSecret }
   const gateway = createGateway(base)
-  const app = await buildApp({ ...base, gateway }, opts.logger === false ? { logger: false } : {})
-  const deps: Deps = { ...base, gateway, log: app.log }
+  const payouts = createPayouts(base)
+  const app = await buildApp(
+    { ...base, gateway, payouts },
+    opts.logger === false ? { logger: false } : {},
+  )
+  const deps: Deps = { ...base, gateway, payouts, log: app.log }
 
   await app.listen({ port: config.port, host: config.host })
   bindUrlsToPort(config, (app.server.address() as AddressInfo).port)

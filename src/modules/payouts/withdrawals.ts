@@ -23,15 +23,18 @@ import {
   settleWithdrawal,
 } from '../ledger/service.ts'
 import { type CheckVerdict, openCheck, settleCheck } from '../payments/checks.ts'
-import type { PixTransferResult } from '../payments/gateway.ts'
+import { GatewayRefused } from '../payments/gateway.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { maskPixKey } from './pix-key.ts'
 import { verifiedPixKey } from './pix-keys.ts'
+import type { PixTransferResult } from './provider.ts'
 import { payoutsRepo as repo, type WithdrawalRow } from './repo.ts'
 import type { WithdrawalListQuery, WithdrawalOut } from './schema.ts'
 
 type Ctx = Pick<Deps, 'clock'>
 
+/** A transfer the bank is still processing is looked at again after this long. */
+const TRANSFER_LOOK_AGAIN_MS = 10 * 60_000
 export const MINIMUM_WITHDRAWAL_CENTS = 2000
 export const BELOW_MINIMUM = 'O valor mínimo para saque é R$ 20,00'
 export const PENDING_WITHDRAWAL = 'Você já tem um saque pendente'
@@ -226,22 +229,33 @@ export async function payWithdrawal(deps: Deps, id: string): Promise<WithdrawalO
   const w = started.toTransfer!
   let result: PixTransferResult
   try {
-    result = await deps.gateway.transferPix({
+    result = await deps.payouts.transferPix({
       reference: w.id,
       amountCents: w.amount_cents,
       pixKey: w.pix_key,
       pixKeyType: w.pix_key_type,
+      description: 'Saque Vitrine',
     })
   } catch (error) {
+    if (error instanceof GatewayRefused) {
+      // Nothing was sent: the same as a bank refusal, the money goes back with the reason.
+      result = { status: 'failed', gatewayTransferId: null, failureReason: error.reason }
+      return withdrawalOut(await withTx(deps.db, (tx) => recordTransfer(tx, deps, id, result)))
+    }
     deps.log.warn({ err: error, withdrawalId: w.id }, 'PIX transfer answer unknown')
     throw new AppError(502, TRANSFER_UNKNOWN, 'bad_gateway')
   }
   return withdrawalOut(await withTx(deps.db, (tx) => recordTransfer(tx, deps, id, result)))
 }
 
-/** The gateway's answer to a withdrawal's transfer: paid, or rejected with the money back. */
+/**
+ * The provider's answer to a withdrawal's transfer: paid, or rejected with the money back. A
+ * transfer still on its way (`pending`) leaves the withdrawal approved with its check open: the
+ * provider's callback or reconciliation records the end.
+ */
 async function recordTransfer(tx: Tx, ctx: Ctx, id: string, result: PixTransferResult) {
   const { row } = await lockForReview(tx, id)
+  if (result.status === 'pending') return row
   await settleCheck(tx, ctx, id, `transfer ${result.status}`)
   if (row.status !== 'approved') return row // a concurrent pay recorded it
   if (result.status === 'failed') {
@@ -267,10 +281,22 @@ async function recordTransfer(tx: Tx, ctx: Ctx, id: string, result: PixTransferR
 export async function reconcileTransfer(deps: Deps, id: string): Promise<CheckVerdict> {
   const row = await repo.findById(deps.db, id)
   if (row?.status !== 'approved') return { settled: `withdrawal already ${row?.status}` }
-  const result = await deps.gateway.getTransfer(id)
+  const result = await deps.payouts.getTransfer(id)
   if (!result) return { settled: 'no transfer at the gateway: left to the admin' }
+  if (result.status === 'pending') {
+    const again = new Date(deps.clock.now().getTime() + TRANSFER_LOOK_AGAIN_MS)
+    return { again, note: 'transfer still on its way' }
+  }
   const recorded = await withTx(deps.db, (tx) => recordTransfer(tx, deps, id, result))
   return { settled: `transfer ${result.status}: withdrawal ${recorded.status}` }
+}
+
+/** A provider's notification about a withdrawal's transfer, read back: recorded like the answer. */
+export async function recordTransferNotice(deps: Deps, id: string, result: PixTransferResult) {
+  const row = await repo.findById(deps.db, id)
+  if (!row) return 'unknown_withdrawal'
+  const recorded = await withTx(deps.db, (tx) => recordTransfer(tx, deps, id, result))
+  return `withdrawal ${recorded.status}`
 }
 
 /** The admin's queue: still to decide or to pay, oldest first, with the requester's name. */

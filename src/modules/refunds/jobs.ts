@@ -9,7 +9,7 @@ import { backoffMs, handleDue, startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
 import { chargeOfOrder } from '../payments/charges.ts'
 import type { CheckVerdict } from '../payments/checks.ts'
-import type { RefundResult } from '../payments/gateway.ts'
+import { GatewayRefused, type RefundResult } from '../payments/gateway.ts'
 import type { RefundRow } from './repo.ts'
 import { completeRefund, failRefund, findRefund, retryRefundLater } from './service.ts'
 
@@ -30,6 +30,10 @@ export async function processRefund(deps: Deps, refundId: string): Promise<void>
       ? await askGateway(deps, refund, charge.gateway_charge_id)
       : { status: 'failed', gatewayRefundId: null, failureReason: 'Cobrança não encontrada' }
   } catch (error) {
+    if (error instanceof GatewayRefused) {
+      await withTx(deps.db, (tx) => failRefund(tx, deps, refund.id, error.reason))
+      return
+    }
     const now = deps.clock.now().getTime()
     const flag = refund.attempts >= ATTENTION_AFTER
     if (flag && !refund.needs_attention_since) {
@@ -39,6 +43,16 @@ export async function processRefund(deps: Deps, refundId: string): Promise<void>
       at: new Date(now + backoffMs(refund.attempts, RETRY_BASE_MS, RETRY_MAX_MS)),
       error: String(error),
       attentionAt: flag ? new Date(now) : null,
+    })
+    return
+  }
+  if (result.status === 'pending') {
+    // Accepted and still on its way (a PIX refund in progress): a known state, asked again later.
+    const now = deps.clock.now().getTime()
+    await retryRefundLater(deps.db, refund.id, {
+      at: new Date(now + backoffMs(refund.attempts, RETRY_BASE_MS, RETRY_MAX_MS)),
+      error: 'in progress at the gateway',
+      attentionAt: null,
     })
     return
   }

@@ -3,14 +3,24 @@
 // the bank; one at `@instavel.example` loses the first call's answer (sandbox-faults.ts), so
 // the unknown-answer paths (pay again, reconciliation) can be exercised.
 import { uuidv7 } from '../../../kit/ids.ts'
-import type { PixTransferInput, PixTransferResult } from '../gateway.ts'
+import type { PayoutProvider, PixTransferInput, PixTransferResult } from '../../payouts/provider.ts'
 import type { SandboxDeps } from './sandbox.ts'
 import { loseFirstAnswer } from './sandbox-faults.ts'
 
 export const SANDBOX_REFUSED_KEY_DOMAIN = '@recusada.example'
 const REFUSED = 'A chave Pix não pertence a uma conta ativa no banco de destino'
 
-export async function transferSandboxPix(
+/** The sandbox's payouts: the bank answers at once, done or refused. */
+export function createSandboxPayouts(deps: Pick<SandboxDeps, 'db' | 'clock'>): PayoutProvider {
+  return {
+    name: 'sandbox',
+    automatic: true,
+    transferPix: (input) => transferSandboxPix(deps, input),
+    getTransfer: (reference) => findSandboxTransfer(deps, reference),
+  }
+}
+
+async function transferSandboxPix(
   deps: Pick<SandboxDeps, 'db' | 'clock'>,
   input: PixTransferInput,
 ): Promise<PixTransferResult> {
@@ -35,7 +45,7 @@ export async function transferSandboxPix(
 }
 
 /** The transfer made for a withdrawal, or null when the sandbox never made one. */
-export async function findSandboxTransfer(
+async function findSandboxTransfer(
   deps: Pick<SandboxDeps, 'db'>,
   reference: string,
 ): Promise<PixTransferResult | null> {

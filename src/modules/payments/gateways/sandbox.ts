@@ -9,20 +9,20 @@ import { buildBoleto, dueDateAfter } from '../boleto.ts'
 import { buildPixCopyPaste } from '../brcode.ts'
 import type {
   CallbackAction,
+  CallbackReading,
   ClosedChargeStatus,
   CreateChargeInput,
   GatewayCharge,
   GatewayChargeStatus,
-  ParsedCallback,
   PaymentGateway,
   RefundInput,
   RefundRef,
   RefundResult,
 } from '../gateway.ts'
 import { loseFirstAnswer, reachOrThrow } from './sandbox-faults.ts'
-import { findSandboxTransfer, transferSandboxPix } from './sandbox-transfers.ts'
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature'
+const SANDBOX_DECLINE_REASON = 'Cartão recusado pelo banco emissor'
 /** The sandbox merchant's PIX key (a random-type key, as the platform's own account would have). */
 const SANDBOX_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36690'
 
@@ -58,6 +58,7 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
   const secret = sandboxSecret(deps)
   return {
     name: 'sandbox',
+    cardEntry: { kind: 'test-token' },
 
     async createCharge(input: CreateChargeInput): Promise<GatewayCharge> {
       reachOrThrow(input.buyer.email)
@@ -115,21 +116,21 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
 
     getRefund: (input) => findSandboxRefund(deps, input),
 
-    transferPix: (input) => transferSandboxPix(deps, input),
-
-    getTransfer: (reference) => findSandboxTransfer(deps, reference),
-
-    parseCallback(rawBody, headers): ParsedCallback | null {
+    // The sandbox's callback carries its own state, signed: nothing to read back.
+    async readCallback({ rawBody, headers }): Promise<CallbackReading | null> {
       const signature = headers[SANDBOX_SIGNATURE_HEADER]
       if (typeof signature !== 'string') return null
       if (!safeEqual(signature, signSandboxBody(secret, rawBody.toString('utf8')))) return null
       const body = JSON.parse(rawBody.toString('utf8')) as SandboxCallbackBody
       return {
-        eventId: body.id,
-        gatewayChargeId: body.charge_id,
-        action: ACTIONS[body.type] ?? 'ignored',
-        amountCents: body.amount_cents,
-        payload: body,
+        kind: 'charge',
+        callback: {
+          eventId: body.id,
+          gatewayChargeId: body.charge_id,
+          action: ACTIONS[body.type] ?? 'ignored',
+          amountCents: body.amount_cents,
+          payload: body,
+        },
       }
     },
   }
@@ -181,7 +182,9 @@ async function findSandboxCharge(
       row.method === 'boleto' ? sandboxBoleto(row.id, row.amount_cents, row.created_at) : null,
     card:
       row.method === 'card'
-        ? { status: status === 'failed' ? 'declined' : 'approved', last4: '4242' }
+        ? status === 'failed'
+          ? { status: 'declined', last4: '4242', declineReason: SANDBOX_DECLINE_REASON }
+          : { status: 'approved', last4: '4242', declineReason: null }
         : null,
     savedCard: row.saved_card,
   }
@@ -202,6 +205,8 @@ function sandboxBoleto(chargeId: string, amountCents: number, now: Date) {
     barcode: boleto.barcode,
     digitableLine: boleto.digitableLine,
     dueDate: due.toISOString().slice(0, 10),
+    // The sandbox prints no boleto: the line and the barcode image are all a buyer gets.
+    url: null,
   }
 }
 
