@@ -207,7 +207,7 @@ describe(`Mercado Pago journeys (${engine})`, () => {
     mp.approve(paymentId)
     mp.setDelivery('once')
     expect((await orderOf(orderId)).status).toBe('pending')
-    await svc.workers.runOnce('payments.reconcile')
+    await svc.workers!.runOnce('payments.reconcile')
     await statusBecomes(orderId, 'paid')
     expect(await paidEvents(orderId)).toBe(1)
   })
