@@ -54,7 +54,9 @@ export function createMercadoPagoGateway(deps: MercadoPagoDeps): PaymentGateway 
     timeoutMs: deps.timeoutMs,
   })
   // `source_news=webhooks`: Webhooks only, no legacy IPN copies (which cannot be verified).
-  const notificationUrl = `${deps.config.baseUrl.replace(/\/+$/, '')}${CALLBACK_PATH}?source_news=webhooks`
+  // Read at each charge: BASE_URL may follow the port the service listens on (known later).
+  const notificationUrl = () =>
+    `${deps.config.baseUrl.replace(/\/+$/, '')}${CALLBACK_PATH}?source_news=webhooks`
 
   return {
     name: 'mercadopago',
@@ -69,7 +71,7 @@ export function createMercadoPagoGateway(deps: MercadoPagoDeps): PaymentGateway 
       const payment = await client<MpPayment>({
         method: 'POST',
         path: '/v1/payments',
-        body: createPaymentBody(input as MpChargeInput, { notificationUrl }),
+        body: createPaymentBody(input as MpChargeInput, { notificationUrl: notificationUrl() }),
         idempotencyKey: input.reference,
       })
       const charge = chargeOf(payment)
