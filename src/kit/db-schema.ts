@@ -433,6 +433,8 @@ export interface DB {
     amount_cents: number
     status: 'completed' | 'failed'
     failure_reason: string | null
+    /** A slow bank's transfer answers `pending` until then. */
+    settles_at: Timestamp | null
     created_at: Timestamp
   }
 }
