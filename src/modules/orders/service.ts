@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely'
+import type { Insertable, Selectable } from 'kysely'
 import type { Executor, Tx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { NotFound } from '../../kit/errors.ts'
@@ -8,7 +8,7 @@ import { toBrl } from '../../kit/money.ts'
 import { ordersRepo as repo } from './repo.ts'
 import type { OrderListQuery, OrderOut } from './schema.ts'
 
-type OrderRow = DB['orders'] & { currency: string }
+type OrderRow = Selectable<DB['orders']>
 
 export function orderOut(row: OrderRow): OrderOut {
   return {
