@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseDigitableLine } from '../../src/modules/payments/boleto.ts'
 import { parsePixCopyPaste } from '../../src/modules/payments/brcode.ts'
-import { type FakeAsaas, startFakeAsaas } from '../fakes/asaas.ts'
+import { DECLINED_CARDS, type FakeAsaas, startFakeAsaas } from '../fakes/asaas.ts'
 import { type Creator, signupCreator } from '../setup/actors.ts'
 import {
   ADMIN,
@@ -25,6 +25,9 @@ import {
 } from '../setup/service.ts'
 
 const TOKEN = 'asaas-webhook-token-journey'
+/** Any generated card is approved by Asaas' sandbox (and the fake); its documented 4444…4444
+ * fails the Luhn check the checkout makes before anything reaches a gateway. */
+const APPROVED_CARD = '4111111111111111'
 const SCOPES = ['write:products', 'read:orders', 'refunds:create', 'read:refunds']
 
 let fake: FakeAsaas
@@ -114,6 +117,94 @@ describe(`Asaas: PIX and boleto (${engine})`, () => {
     fake.pay(created.body.charge_id)
     await fake.webhooks.whenIdle()
     expect(await statusOf(created.body.order_id)).toBe('paid')
+  })
+})
+
+describe(`Asaas: card (${engine})`, () => {
+  const cardProduct = (price = 300) =>
+    product(price, { payment_methods: ['pix', 'card'], max_installments: 12 })
+  const withCard = (productId: string, number: string, extra: Record<string, unknown> = {}) =>
+    checkout(svc.api, productId, {
+      payment_method: 'card',
+      card: {
+        holder_name: 'BEATRIZ C',
+        number,
+        expiry_month: '12',
+        expiry_year: '2035',
+        cvv: '123',
+      },
+      postal_code: '01310-100',
+      address_number: '1000',
+      ...extra,
+    })
+  const paymentsOf = (orderId: string) =>
+    fake.payments().filter((p) => p.externalReference === orderId)
+
+  it('approved: paid at once, with the holder data and the buyer IP Asaas asks for', async () => {
+    const created = await withCard(await cardProduct(), APPROVED_CARD)
+    expect(created.status).toBe(201)
+    expect(created.body).toMatchObject({
+      status: 'paid',
+      card: { status: 'approved', last4: '1111' },
+    })
+    expect(await statusOf(created.body.order_id)).toBe('paid')
+    const sent = fake.requests.filter((r) => r.method === 'POST' && r.path === '/payments').at(-1)!
+    expect(sent.body).toMatchObject({
+      billingType: 'CREDIT_CARD',
+      externalReference: created.body.order_id,
+      creditCard: { number: '************1111', ccv: '***' },
+      creditCardHolderInfo: { postalCode: '01310100', addressNumber: '1000' },
+      remoteIp: expect.any(String),
+    })
+  })
+
+  it("declined: 402 with Asaas' reason, the order failed, nothing kept at Asaas", async () => {
+    const email = `recusado-${Date.now()}@example.com`
+    const created = await withCard(await cardProduct(), DECLINED_CARDS[1]!, { email })
+    expect(created.status).toBe(402)
+    expect(created.body.error).toBe('Cartão recusado')
+    expect(created.body.details[0].message).toMatch(/não autorizada/)
+    const orders = await svc.deps.db
+      .selectFrom('orders')
+      .select(['id', 'status'])
+      .where('buyer_email', '=', email)
+      .execute()
+    expect(orders.map((o) => o.status)).toEqual(['failed'])
+    expect(paymentsOf(orders[0]!.id)).toEqual([])
+  })
+
+  it('installments: one Asaas payment per installment, one paid order of the whole amount', async () => {
+    const created = await withCard(await cardProduct(300), APPROVED_CARD, { installments: 3 })
+    expect(created.status).toBe(201)
+    expect(created.body).toMatchObject({ status: 'paid', installments: 3, amount: 300 })
+    const payments = paymentsOf(created.body.order_id)
+    expect(payments.map((p) => p.value)).toEqual([100, 100, 100])
+    expect(payments.every((p) => p.status === 'CONFIRMED')).toBe(true)
+  })
+
+  it('refund of an installment purchase returns every installment at Asaas', async () => {
+    const created = await withCard(await cardProduct(300), APPROVED_CARD, { installments: 3 })
+    const orderId = created.body.order_id as string
+    const asked = await svc.api('POST', `/api/v1/orders/${orderId}/refund`, {
+      key,
+      body: { reason: 'Arrependimento' },
+    })
+    expect(asked.status).toBe(201)
+    await eventually(async () => {
+      await svc.workers!.runOnce()
+      const refund = await svc.api('GET', `/api/v1/refunds/${asked.body.data.id}`, { key })
+      return refund.body.data.status === 'completed'
+    })
+    expect(paymentsOf(orderId).map((p) => p.status)).toEqual(['REFUNDED', 'REFUNDED', 'REFUNDED'])
+    await fake.webhooks.whenIdle()
+    expect(await statusOf(orderId)).toBe('refunded')
+  })
+
+  it('chargeback: the cardholder disputes, the webhook read back charges the order back', async () => {
+    const created = await withCard(await cardProduct(), APPROVED_CARD)
+    fake.chargeback(created.body.charge_id)
+    await fake.webhooks.whenIdle()
+    expect(await statusOf(created.body.order_id)).toBe('chargeback')
   })
 })
 
