@@ -236,7 +236,10 @@ describe(`Asaas: callbacks forged, repeated, concurrent, lost (${engine})`, () =
     fake.webhooks.pause()
     try {
       fake.pay(created.body.charge_id)
+      await svc.workers!.runOnce()
       expect(await statusOf(created.body.order_id)).toBe('pending')
+      // Pending charges are looked up at the gateway a few minutes on.
+      await svc.deps.clock.advance(6 * 60_000)
       await eventually(async () => {
         await svc.workers!.runOnce()
         return (await statusOf(created.body.order_id)) === 'paid'
@@ -246,6 +249,16 @@ describe(`Asaas: callbacks forged, repeated, concurrent, lost (${engine})`, () =
     }
     await fake.webhooks.whenIdle()
     expect(await statusOf(created.body.order_id)).toBe('paid')
+  })
+
+  it("Vitrine's own PIX expiry removes the charge at Asaas (whose QR would live 12 months)", async () => {
+    const created = await checkout(svc.api, await product())
+    await svc.deps.clock.advance(31 * 60_000)
+    await eventually(async () => {
+      await svc.workers!.runOnce()
+      return (await statusOf(created.body.order_id)) === 'expired'
+    })
+    expect(fake.payment(created.body.charge_id)).toMatchObject({ deleted: true })
   })
 })
 
