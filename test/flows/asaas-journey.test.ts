@@ -331,6 +331,20 @@ describe(`Asaas: payouts (${engine})`, () => {
     })
   })
 
+  it('a lost answer to the transfer: paying again finds it at Asaas, one transfer only', async () => {
+    await paidPixOrder(60)
+    const id = (await withdraw(svc.api, creator, 60)).body.withdrawal_id as string
+    await review(svc.api, admin, id, 'approve')
+    fake.loseNextResponse({ method: 'POST', path: '/transfers' })
+    expect((await review(svc.api, admin, id, 'pay')).status).toBe(502)
+    expect((await review(svc.api, admin, id, 'pay')).status).toBe(200)
+    const transfers = fake.transfers().filter((t) => t.externalReference === id)
+    expect(transfers).toHaveLength(1)
+    fake.completeTransfer(transfers[0]!.id as string)
+    await fake.webhooks.whenIdle()
+    expect((await withdrawalOf(id)).status).toBe('paid')
+  })
+
   it('the bank fails the transfer: the withdrawal is rejected and the money is back', async () => {
     const before = (await balanceOf(svc.api, creator)).available
     const { id, transferId } = await paidWithdrawal(40)
