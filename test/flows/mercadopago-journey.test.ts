@@ -13,8 +13,9 @@ const MASTER = '5031433215406351'
 let mp: FakeMercadoPago
 let svc: TestService
 let key: string
-let recurringId: string
 let oneTimeId: string
+/** A one-time product that takes card (12× at most, the seller pays interest) and boleto. */
+let cardId: string
 
 beforeAll(async () => {
   mp = await startFakeMercadoPago({ retryDelaysMs: [50, 50, 50] })
@@ -28,10 +29,12 @@ beforeAll(async () => {
   })
   const creator = await signupCreator(svc.api)
   key = await creator.key(['write:products', 'read:orders', 'refunds:create', 'read:refunds'])
-  recurringId = (
+  cardId = (
     await createProduct(svc.api, key, {
-      billing: 'recurring',
-      plans: [{ name: 'Mensal', price: 150, interval: 'month' }],
+      plans: [{ name: 'Único', price: 150 }],
+      payment_methods: ['pix', 'card', 'boleto'],
+      max_installments: 12,
+      installment_interest: 'seller',
     })
   ).id
   oneTimeId = (await createProduct(svc.api, key, { plans: [{ name: 'Único', price: 97.9 }] })).id
@@ -102,7 +105,7 @@ describe(`Mercado Pago journeys (${engine})`, () => {
   })
 
   it('card approved with installments, by the token MercadoPago.js made in the browser', async () => {
-    const res = await checkout(svc.api, recurringId, {
+    const res = await checkout(svc.api, cardId, {
       payment_method: 'card',
       card_token: await browserToken('APRO'),
       installments: 3,
@@ -122,19 +125,28 @@ describe(`Mercado Pago journeys (${engine})`, () => {
 
   it('card declined: 402, the order failed', async () => {
     const email = `recusado-${Date.now()}@example.com`
-    const res = await checkout(svc.api, recurringId, {
+    const res = await checkout(svc.api, cardId, {
       payment_method: 'card',
       card_token: await browserToken('FUND'),
       email,
     })
     expect(res.status).toBe(402)
-    expect(res.body.error).toMatch(/Cartão recusado|limite insuficiente/)
+    expect(res.body.error).toBe('Cartão recusado')
+    expect(JSON.stringify(res.body.details)).toContain('Saldo ou limite insuficiente no cartão.')
     const orders = await svc.api('GET', `/api/v1/orders?buyer_email=${email}`, { key })
     expect(orders.body.data.map((o: { status: string }) => o.status)).toEqual(['failed'])
   })
 
+  it('boleto: without the payer address Mercado Pago requires, a clear 400 and nothing charged', async () => {
+    const before = mp.payments().length
+    const res = await checkout(svc.api, cardId, { payment_method: 'boleto' })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toMatch(/endereço completo/)
+    expect(mp.payments().length).toBe(before)
+  })
+
   it('a refund asked through the API is made at Mercado Pago once, with our refund id as key', async () => {
-    const res = await checkout(svc.api, recurringId, {
+    const res = await checkout(svc.api, cardId, {
       payment_method: 'card',
       card_token: await browserToken('APRO'),
     })
