@@ -2,6 +2,7 @@
 // real HTTP both ways: the service calls the fake's API, the fake notifies the service's
 // callback route, signed. Both databases (TEST_DATABASE_URL picks PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CHECK_GRACE_MS } from '../../src/modules/payments/checks.ts'
 import { type FakeMercadoPago, startFakeMercadoPago } from '../fakes/mercadopago.ts'
 import { signupCreator } from '../setup/actors.ts'
 import { checkout, createProduct } from '../setup/purchase.ts'
@@ -18,7 +19,12 @@ let oneTimeId: string
 let cardId: string
 
 beforeAll(async () => {
-  mp = await startFakeMercadoPago({ retryDelaysMs: [50, 50, 50] })
+  // The fake signs with the service's clock, which tests move forward (the signature's `ts`
+  // must stay within 5 minutes of it).
+  mp = await startFakeMercadoPago({
+    retryDelaysMs: [50, 50, 50],
+    now: () => (svc ? svc.deps.clock.now() : new Date()),
+  })
   svc = await startTestService({
     PAYMENT_GATEWAY: 'mercadopago',
     MERCADOPAGO_API_URL: mp.url,
@@ -211,6 +217,26 @@ describe(`Mercado Pago journeys (${engine})`, () => {
       await statusBecomes(orderId, 'paid')
       expect(await paidEvents(orderId)).toBe(1)
     }
+  })
+
+  it('a card create whose answer was lost: 502, then reconciliation finds the one payment and pays the order', async () => {
+    const email = `perdida-${Date.now()}@example.com`
+    mp.loseNextAnswer({ method: 'POST', path: '/v1/payments' })
+    const res = await checkout(svc.api, cardId, {
+      payment_method: 'card',
+      card_token: await browserToken('APRO'),
+      email,
+    })
+    expect(res.status).toBe(502)
+    const orders = await svc.api('GET', `/api/v1/orders?buyer_email=${email}`, { key })
+    const orderId: string = orders.body.data[0].id
+    expect(orders.body.data[0].status).toBe('pending')
+    await svc.deps.clock.advance(CHECK_GRACE_MS + 1_000)
+    await svc.workers!.runOnce('payments.reconcile')
+    await statusBecomes(orderId, 'paid')
+    const made = mp.payments().filter((p) => p.external_reference === orderId)
+    expect(made).toHaveLength(1)
+    expect(await paidEvents(orderId)).toBe(1)
   })
 
   it('a lost notification: reconciliation reads the payment and pays the order', async () => {
