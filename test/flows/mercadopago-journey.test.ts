@@ -143,6 +143,19 @@ describe(`Mercado Pago journeys (${engine})`, () => {
     expect(orders.body.data.map((o: { status: string }) => o.status)).toEqual(['failed'])
   })
 
+  it('card under review: pending, then its notification pays the order', async () => {
+    const res = await checkout(svc.api, cardId, {
+      payment_method: 'card',
+      card_token: await browserToken('CONT'),
+    })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ status: 'pending', card: null })
+    await mp.settled()
+    mp.approve(res.body.charge_id)
+    await mp.settled()
+    await statusBecomes(res.body.order_id, 'paid')
+  })
+
   it('boleto: without the payer address Mercado Pago requires, a clear 400 and nothing charged', async () => {
     const before = mp.payments().length
     const res = await checkout(svc.api, cardId, { payment_method: 'boleto' })
@@ -217,6 +230,18 @@ describe(`Mercado Pago journeys (${engine})`, () => {
       await statusBecomes(orderId, 'paid')
       expect(await paidEvents(orderId)).toBe(1)
     }
+  })
+
+  it('a notification whose read-back goes unanswered gets 503, and its retry pays the order', async () => {
+    const { orderId, paymentId } = await pixOrder()
+    mp.failNext(502, { method: 'GET', path: `/v1/payments/${paymentId}` })
+    mp.approve(paymentId)
+    await mp.settled()
+    await statusBecomes(orderId, 'paid')
+    const updates = mp.deliveries.filter(
+      (d) => String(d.paymentId) === paymentId && d.action === 'payment.updated',
+    )
+    expect(updates.map((d) => d.status)).toEqual([503, 200])
   })
 
   it('a card create whose answer was lost: 502, then reconciliation finds the one payment and pays the order', async () => {
