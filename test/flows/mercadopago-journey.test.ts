@@ -2,6 +2,7 @@
 // real HTTP both ways: the service calls the fake's API, the fake notifies the service's
 // callback route, signed. Both databases (TEST_DATABASE_URL picks PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CHECK_GRACE_MS } from '../../src/modules/payments/checks.ts'
 import { type FakeMercadoPago, startFakeMercadoPago } from '../fakes/mercadopago.ts'
 import { signupCreator } from '../setup/actors.ts'
 import { checkout, createProduct } from '../setup/purchase.ts'
@@ -13,11 +14,17 @@ const MASTER = '5031433215406351'
 let mp: FakeMercadoPago
 let svc: TestService
 let key: string
-let recurringId: string
 let oneTimeId: string
+/** A one-time product that takes card (12× at most, the seller pays interest) and boleto. */
+let cardId: string
 
 beforeAll(async () => {
-  mp = await startFakeMercadoPago({ retryDelaysMs: [50, 50, 50] })
+  // The fake signs with the service's clock, which tests move forward (the signature's `ts`
+  // must stay within 5 minutes of it).
+  mp = await startFakeMercadoPago({
+    retryDelaysMs: [50, 50, 50],
+    now: () => (svc ? svc.deps.clock.now() : new Date()),
+  })
   svc = await startTestService({
     PAYMENT_GATEWAY: 'mercadopago',
     MERCADOPAGO_API_URL: mp.url,
@@ -28,10 +35,12 @@ beforeAll(async () => {
   })
   const creator = await signupCreator(svc.api)
   key = await creator.key(['write:products', 'read:orders', 'refunds:create', 'read:refunds'])
-  recurringId = (
+  cardId = (
     await createProduct(svc.api, key, {
-      billing: 'recurring',
-      plans: [{ name: 'Mensal', price: 150, interval: 'month' }],
+      plans: [{ name: 'Único', price: 150 }],
+      payment_methods: ['pix', 'card', 'boleto'],
+      max_installments: 12,
+      installment_interest: 'seller',
     })
   ).id
   oneTimeId = (await createProduct(svc.api, key, { plans: [{ name: 'Único', price: 97.9 }] })).id
@@ -102,7 +111,7 @@ describe(`Mercado Pago journeys (${engine})`, () => {
   })
 
   it('card approved with installments, by the token MercadoPago.js made in the browser', async () => {
-    const res = await checkout(svc.api, recurringId, {
+    const res = await checkout(svc.api, cardId, {
       payment_method: 'card',
       card_token: await browserToken('APRO'),
       installments: 3,
@@ -122,19 +131,41 @@ describe(`Mercado Pago journeys (${engine})`, () => {
 
   it('card declined: 402, the order failed', async () => {
     const email = `recusado-${Date.now()}@example.com`
-    const res = await checkout(svc.api, recurringId, {
+    const res = await checkout(svc.api, cardId, {
       payment_method: 'card',
       card_token: await browserToken('FUND'),
       email,
     })
     expect(res.status).toBe(402)
-    expect(res.body.error).toMatch(/Cartão recusado|limite insuficiente/)
+    expect(res.body.error).toBe('Cartão recusado')
+    expect(JSON.stringify(res.body.details)).toContain('Saldo ou limite insuficiente no cartão.')
     const orders = await svc.api('GET', `/api/v1/orders?buyer_email=${email}`, { key })
     expect(orders.body.data.map((o: { status: string }) => o.status)).toEqual(['failed'])
   })
 
+  it('card under review: pending, then its notification pays the order', async () => {
+    const res = await checkout(svc.api, cardId, {
+      payment_method: 'card',
+      card_token: await browserToken('CONT'),
+    })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ status: 'pending', card: null })
+    await mp.settled()
+    mp.approve(res.body.charge_id)
+    await mp.settled()
+    await statusBecomes(res.body.order_id, 'paid')
+  })
+
+  it('boleto: without the payer address Mercado Pago requires, a clear 400 and nothing charged', async () => {
+    const before = mp.payments().length
+    const res = await checkout(svc.api, cardId, { payment_method: 'boleto' })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toMatch(/endereço completo/)
+    expect(mp.payments().length).toBe(before)
+  })
+
   it('a refund asked through the API is made at Mercado Pago once, with our refund id as key', async () => {
-    const res = await checkout(svc.api, recurringId, {
+    const res = await checkout(svc.api, cardId, {
       payment_method: 'card',
       card_token: await browserToken('APRO'),
     })
@@ -199,6 +230,38 @@ describe(`Mercado Pago journeys (${engine})`, () => {
       await statusBecomes(orderId, 'paid')
       expect(await paidEvents(orderId)).toBe(1)
     }
+  })
+
+  it('a notification whose read-back goes unanswered gets 503, and its retry pays the order', async () => {
+    const { orderId, paymentId } = await pixOrder()
+    mp.failNext(502, { method: 'GET', path: `/v1/payments/${paymentId}` })
+    mp.approve(paymentId)
+    await mp.settled()
+    await statusBecomes(orderId, 'paid')
+    const updates = mp.deliveries.filter(
+      (d) => String(d.paymentId) === paymentId && d.action === 'payment.updated',
+    )
+    expect(updates.map((d) => d.status)).toEqual([503, 200])
+  })
+
+  it('a card create whose answer was lost: 502, then reconciliation finds the one payment and pays the order', async () => {
+    const email = `perdida-${Date.now()}@example.com`
+    mp.loseNextAnswer({ method: 'POST', path: '/v1/payments' })
+    const res = await checkout(svc.api, cardId, {
+      payment_method: 'card',
+      card_token: await browserToken('APRO'),
+      email,
+    })
+    expect(res.status).toBe(502)
+    const orders = await svc.api('GET', `/api/v1/orders?buyer_email=${email}`, { key })
+    const orderId: string = orders.body.data[0].id
+    expect(orders.body.data[0].status).toBe('pending')
+    await svc.deps.clock.advance(CHECK_GRACE_MS + 1_000)
+    await svc.workers!.runOnce('payments.reconcile')
+    await statusBecomes(orderId, 'paid')
+    const made = mp.payments().filter((p) => p.external_reference === orderId)
+    expect(made).toHaveLength(1)
+    expect(await paidEvents(orderId)).toBe(1)
   })
 
   it('a lost notification: reconciliation reads the payment and pays the order', async () => {
