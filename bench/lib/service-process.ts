@@ -64,7 +64,9 @@ export async function startServiceProcess(
   // Logs go where an operator's would (not to the bench's terminal): the cost of writing them
   // is part of the service's CPU.
   const devNull = openSync('/dev/null', 'w')
-  const child = spawn(process.execPath, ['--import', COUNTER, ...entry.args], {
+  // BENCH_NODE_ARGS: extra node flags for the service, e.g. `--cpu-prof --cpu-prof-dir=prof`.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  const child = spawn(process.execPath, [...nodeArgs, '--import', COUNTER, ...entry.args], {
     cwd: ROOT,
     env: {
       ...inherited,
@@ -82,13 +84,19 @@ export async function startServiceProcess(
   })
   const url = `http://127.0.0.1:${port}`
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`)
-    try {
-      if ((await fetch(`${url}/health`)).ok) break
-    } catch {}
-    if (i > 600) throw new Error('service did not answer /health within 60 s')
-    await new Promise((r) => setTimeout(r, 100))
+  try {
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`)
+      try {
+        if ((await fetch(`${url}/health`)).ok) break
+      } catch {}
+      if (i > 600) throw new Error('service did not answer /health within 60 s')
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  } catch (error) {
+    child.kill('SIGKILL')
+    await db.drop()
+    throw error
   }
   return {
     url,
