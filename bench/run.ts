@@ -36,6 +36,7 @@ if (!hasServer)
 let launch: {
   pgbench: Awaited<ReturnType<typeof pgbenchLaunch>>
   run: LaunchDayResult
+  split: LaunchDayResult | null
   oneEndpoint: WebhookThroughput
 } | null = null
 if (wants('launch') && hasServer) {
@@ -50,13 +51,25 @@ if (wants('launch') && hasServer) {
     offeredPerSecond: 100,
     orders: launchOrders,
   })
+  // BENCH_LAUNCH_SPLIT=0 skips the start:api + start:worker run.
+  const withSplit = process.env.BENCH_LAUNCH_SPLIT !== '0'
+  if (withSplit) console.log('Launch day: the same with start:api + start:worker…')
+  const split = withSplit
+    ? await launchDay({
+        seconds,
+        buyers: launchBuyers,
+        offeredPerSecond: 100,
+        orders: 0,
+        split: true,
+      })
+    : null
   console.log(`Launch day: ${webhookDeliveries} deliveries to one endpoint, 1 worker process…`)
   const oneEndpoint = await webhookThroughput({
     workers: 1,
     deliveries: webhookDeliveries,
     endpoints: 1,
   })
-  launch = { pgbench: baseline, run, oneEndpoint }
+  launch = { pgbench: baseline, run, split, oneEndpoint }
 }
 
 const withCheckout = wants('checkout')
@@ -93,7 +106,10 @@ if (wants('webhooks') && hasServer) {
 }
 closeClient()
 
-if (launch) printLaunch(launch)
+if (launch) {
+  printLaunch(launch)
+  printSplit(launch)
+}
 
 if (withCheckout) {
   console.log('\nBaselines measured in this run')
@@ -254,8 +270,6 @@ function printLaunch(l: NonNullable<typeof launch>): void {
     `Baseline in this run: pgbench TPC-B -c ${launchBuyers}: ${fmt(b.tps, 0)} tps, PostgreSQL CPU ${fmt(b.cpuPerTxMs, 3)} ms per transaction`,
   )
   const webhookP99 = r.webhooks.delay.percentile(99)
-  const o = r.orders
-  const deepP99 = o.deepest.percentile(99)
   printTable(
     ['figure', 'measured', 'ratio / note', 'target'],
     [
@@ -307,27 +321,65 @@ function printLaunch(l: NonNullable<typeof launch>): void {
         `${oneEndpoint.deliveries} deliveries, 1 worker process`,
         `≥ 1,000/s: ${mark(oneEndpoint.perSecond >= 1000)}`,
       ],
-      [
-        `orders list, ${o.count} orders, page 1`,
-        `p50 ${fmt(o.first.percentile(50), 2)} / p99 ${fmt(o.first.percentile(99), 2)} ms`,
-        `limit ${50}, 1 client (seeded in ${fmt(o.seedSeconds)} s)`,
-        '',
-      ],
-      [
-        `orders list, page ${o.deepestPage} (deepest answered)`,
-        `p50 ${fmt(o.deepest.percentile(50), 2)} / p99 ${fmt(deepP99, 2)} ms`,
-        o.lastPageStatus === 200
-          ? `the last page (${o.lastPage}) answers`
-          : `page ${o.lastPage}: ${o.lastPageStatus} "${o.lastPageError}"`,
-        `p99 < 10 ms: ${mark(deepP99 < 10)}`,
-      ],
-      [
-        'orders list, starting_after halfway',
-        `p50 ${fmt(o.cursor.percentile(50), 2)} / p99 ${fmt(o.cursor.percentile(99), 2)} ms`,
-        '',
-        `p99 < 10 ms: ${mark(o.cursor.percentile(99) < 10)}`,
-      ],
+      ...ordersRows(r.orders),
     ],
+  )
+}
+
+function ordersRows(o: LaunchDayResult['orders']): string[][] {
+  if (!o) return []
+  const deepP99 = o.deepest.percentile(99)
+  const mark = (ok: boolean) => (ok ? 'yes' : 'NO')
+  return [
+    [
+      `orders list, ${o.count} orders, page 1`,
+      `p50 ${fmt(o.first.percentile(50), 2)} / p99 ${fmt(o.first.percentile(99), 2)} ms`,
+      `limit ${50}, 1 client (seeded in ${fmt(o.seedSeconds)} s)`,
+      '',
+    ],
+    [
+      `orders list, page ${o.deepestPage} (deepest answered)`,
+      `p50 ${fmt(o.deepest.percentile(50), 2)} / p99 ${fmt(deepP99, 2)} ms`,
+      o.lastPageStatus === 200
+        ? `the last page (${o.lastPage}) answers`
+        : `page ${o.lastPage}: ${o.lastPageStatus} "${o.lastPageError}"`,
+      `p99 < 10 ms: ${mark(deepP99 < 10)}`,
+    ],
+    [
+      'orders list, starting_after halfway',
+      `p50 ${fmt(o.cursor.percentile(50), 2)} / p99 ${fmt(o.cursor.percentile(99), 2)} ms`,
+      '',
+      `p99 < 10 ms: ${mark(o.cursor.percentile(99) < 10)}`,
+    ],
+  ]
+}
+
+/** npm start beside start:api + start:worker: the figures the split changes. */
+function printSplit(l: NonNullable<typeof launch>): void {
+  if (!l.split) return
+  console.log('\nnpm start (one process) vs start:api + start:worker (two), same load')
+  const row = (name: string, r: LaunchDayResult) => [
+    name,
+    fmt(r.perSecond),
+    fmt(r.perSecond / l.pgbench.tps, 4),
+    `${fmt(r.serviceCpuPerPurchaseMs, 2)} ms`,
+    r.workerRssPeakMiB === null
+      ? `${fmt(r.rssPeakMiB, 0)} MiB`
+      : `${fmt(r.rssPeakMiB, 0)} + ${fmt(r.workerRssPeakMiB, 0)} MiB`,
+    `${fmt(r.webhooks.delay.percentile(50))} / ${fmt(r.webhooks.delay.percentile(99))} ms`,
+    fmt(r.webhooks.achievedPerSecond),
+  ]
+  printTable(
+    [
+      'mode',
+      'purchases/s',
+      '× pgbench',
+      'service CPU / purchase',
+      'RSS peak',
+      'webhook p50 / p99 at 100/s',
+      'achieved/s',
+    ],
+    [row('npm start', l.run), row('start:api + start:worker', l.split)],
   )
 }
 
@@ -357,11 +409,18 @@ function launchJson(l: NonNullable<typeof launch>) {
     rssPeakMiB: r.rssPeakMiB,
     webhooks: { ...r.webhooks, delay: p(r.webhooks.delay) },
     deliveriesPerSecondOneEndpoint: l.oneEndpoint.perSecond,
-    orders: {
+    orders: r.orders && {
       ...r.orders,
       first: p(r.orders.first),
       deepest: p(r.orders.deepest),
       cursor: p(r.orders.cursor),
+    },
+    split: l.split && {
+      purchasesPerSecond: l.split.perSecond,
+      ratioToPgbench: l.split.perSecond / l.pgbench.tps,
+      serviceCpuPerPurchaseMs: l.split.serviceCpuPerPurchaseMs,
+      rssPeakMiB: { api: l.split.rssPeakMiB, worker: l.split.workerRssPeakMiB },
+      webhooks: { ...l.split.webhooks, delay: p(l.split.webhooks.delay) },
     },
   }
 }

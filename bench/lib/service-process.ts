@@ -1,7 +1,7 @@
 // The service as `npm start` runs it — its own process, everything in it (ROLE=all unless told)
 // — on a fresh PostgreSQL database, with a statement counter loaded in (count-statements.mjs)
 // so the bench can ask for its statements, CPU time and RSS over IPC.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, openSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -47,43 +47,40 @@ export interface ServiceProcess {
   url: string
   databaseUrl: string
   databaseName: string
-  child: ChildProcess
   compiled: boolean
-  stats(): Promise<ServiceStats>
+  /** Whether the workers run in a process of their own (`start:api` + `start:worker`). */
+  split: boolean
+  /**
+   * Statements and CPU summed over the service's processes; RSS of the API process (or the
+   * only one), the worker process's own under `worker`.
+   */
+  stats(): Promise<ServiceStats & { worker: ServiceStats | null }>
   resetPeak(): void
   stop(): Promise<void>
 }
 
-export async function startServiceProcess(
-  env: Record<string, string> = {},
-): Promise<ServiceProcess> {
-  const db = await createServerDatabase('vitrine_launch')
+/** One service process (node + the statement counter) that answers /health. */
+async function spawnService(args: string[], env: Record<string, string>) {
   const port = await freePort()
-  const entry = serviceEntry()
   const { BASE_URL: _unset, ...inherited } = process.env
   // Logs go where an operator's would (not to the bench's terminal): the cost of writing them
   // is part of the service's CPU.
   const devNull = openSync('/dev/null', 'w')
   // BENCH_NODE_ARGS: extra node flags for the service, e.g. `--cpu-prof --cpu-prof-dir=prof`.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...nodeArgs, '--import', COUNTER, ...entry.args], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', COUNTER, ...args], {
     cwd: ROOT,
-    env: {
-      ...inherited,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: db.url,
-      SEED_DEMO: '0',
-      APP_SECRET: randomBytes(32).toString('hex'),
-      ALLOW_HTTP_WEBHOOKS: '1',
-      // Every bench buyer comes from 127.0.0.1: the per-IP limit would measure itself.
-      CHECKOUT_CREATES_PER_MINUTE: '1000000000',
-      ...env,
-    },
+    env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', devNull, 'inherit', 'ipc'],
   })
   const url = `http://127.0.0.1:${port}`
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async () => {
+    child.kill('SIGTERM')
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+    await exited
+    clearTimeout(killer)
+  }
   try {
     for (let i = 0; ; i++) {
       if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`)
@@ -95,26 +92,66 @@ export async function startServiceProcess(
     }
   } catch (error) {
     child.kill('SIGKILL')
-    await db.drop()
+    await exited
     throw error
   }
   return {
     url,
-    databaseUrl: db.url,
-    databaseName: db.name,
-    child,
-    compiled: entry.compiled,
     stats: () =>
       new Promise<ServiceStats>((resolve) => {
         child.once('message', (m) => resolve(m as ServiceStats))
         child.send('stats')
       }),
     resetPeak: () => child.send('reset-peak'),
+    stop,
+  }
+}
+
+export async function startServiceProcess(
+  env: Record<string, string> = {},
+  opts: { split?: boolean } = {},
+): Promise<ServiceProcess> {
+  const db = await createServerDatabase('vitrine_launch')
+  const entry = serviceEntry()
+  const shared = {
+    DATABASE_URL: db.url,
+    SEED_DEMO: '0',
+    APP_SECRET: randomBytes(32).toString('hex'),
+    ALLOW_HTTP_WEBHOOKS: '1',
+    // Every bench buyer comes from 127.0.0.1: the per-IP limit would measure itself.
+    CHECKOUT_CREATES_PER_MINUTE: '1000000000',
+    ...env,
+  }
+  const started: Awaited<ReturnType<typeof spawnService>>[] = []
+  try {
+    started.push(await spawnService(entry.args, opts.split ? { ...shared, ROLE: 'api' } : shared))
+    if (opts.split) started.push(await spawnService(entry.args, { ...shared, ROLE: 'worker' }))
+  } catch (error) {
+    await Promise.all(started.map((p) => p.stop()))
+    await db.drop()
+    throw error
+  }
+  const [main, worker] = started as [(typeof started)[0], (typeof started)[0] | undefined]
+  return {
+    url: main.url,
+    databaseUrl: db.url,
+    databaseName: db.name,
+    compiled: entry.compiled,
+    split: Boolean(worker),
+    async stats() {
+      const [a, w] = await Promise.all([main.stats(), worker?.stats() ?? null])
+      return {
+        ...a,
+        statements: a.statements + (w?.statements ?? 0),
+        cpuMicros: a.cpuMicros + (w?.cpuMicros ?? 0),
+        worker: w,
+      }
+    },
+    resetPeak() {
+      for (const p of started) p.resetPeak()
+    },
     async stop() {
-      child.kill('SIGTERM')
-      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-      await exited
-      clearTimeout(killer)
+      await Promise.all(started.map((p) => p.stop()))
       await db.drop()
     },
   }

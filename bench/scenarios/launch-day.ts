@@ -1,6 +1,6 @@
 // Launch day (issue 13): one creator's product bought by 16 concurrent buyers (create + sandbox
-// pay) against the service as `npm start` runs it — its own process, workers included — on a
-// fresh PostgreSQL database, with one webhook endpoint subscribed to `order.paid`. Measured:
+// pay) against the service as `npm start` runs it — its own process, workers included (or, with
+// `split`, as `start:api` + `start:worker` run it) — on a fresh PostgreSQL database, with one webhook endpoint subscribed to `order.paid`. Measured:
 // - purchases/s (closed loop) and, over that window, SQL statements the service sent, rows
 //   and commits PostgreSQL counted, PostgreSQL CPU (the database's backends) and service CPU
 //   per purchase, and the service's peak RSS;
@@ -24,6 +24,8 @@ const PAGE_LIMIT = 50
 
 export interface LaunchDayResult {
   compiled: boolean
+  /** `start:api` + `start:worker` (two processes) instead of `npm start`. */
+  split: boolean
   buyers: number
   seconds: number
   purchases: number
@@ -39,6 +41,8 @@ export interface LaunchDayResult {
   pgCpuPerPurchaseMs: number
   serviceCpuPerPurchaseMs: number
   rssPeakMiB: number
+  /** The worker process's, when split. */
+  workerRssPeakMiB: number | null
   webhooks: {
     offeredPerSecond: number
     achievedPerSecond: number
@@ -46,6 +50,7 @@ export interface LaunchDayResult {
     errors: number
     delay: Latency
   }
+  /** Null when no orders were asked for (`orders: 0`). */
   orders: {
     count: number
     seedSeconds: number
@@ -56,7 +61,7 @@ export interface LaunchDayResult {
     lastPageStatus: number
     lastPageError: string | null
     cursor: Latency
-  }
+  } | null
 }
 
 /** Receives webhooks; notes each `order.paid` delay (now − event created_at) while recording. */
@@ -109,8 +114,9 @@ export async function launchDay(opts: {
   buyers: number
   offeredPerSecond: number
   orders: number
+  split?: boolean
 }): Promise<LaunchDayResult> {
-  const svc = await startServiceProcess()
+  const svc = await startServiceProcess({}, { split: opts.split ?? false })
   const receiver = await startReceiver()
   const url = svc.url
   try {
@@ -220,9 +226,10 @@ export async function launchDay(opts: {
     await until(() => receiver.received() >= paid, 120_000)
     const statsEnd = await svc.stats()
 
-    const orders = await deepPages(url, auth, svc.databaseUrl, creator, opts)
+    const orders = opts.orders ? await deepPages(url, auth, svc.databaseUrl, creator, opts) : null
     return {
       compiled: svc.compiled,
+      split: svc.split,
       buyers: opts.buyers,
       seconds: opts.seconds,
       purchases,
@@ -238,6 +245,7 @@ export async function launchDay(opts: {
       pgCpuPerPurchaseMs: per(pgCpuSeconds * 1000),
       serviceCpuPerPurchaseMs: per((statsAfter.cpuMicros - statsBefore.cpuMicros) / 1000),
       rssPeakMiB: statsEnd.rssPeak / 1024 / 1024,
+      workerRssPeakMiB: statsEnd.worker && statsEnd.worker.rssPeak / 1024 / 1024,
       webhooks,
       orders,
     }
@@ -254,7 +262,7 @@ async function deepPages(
   databaseUrl: string,
   creator: { accountId: string; userId: string; productId: string; planId: string },
   opts: { seconds: number; orders: number },
-): Promise<LaunchDayResult['orders']> {
+): Promise<NonNullable<LaunchDayResult['orders']>> {
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   const seedStart = performance.now()
