@@ -7,16 +7,19 @@
 import { cpSync, readdirSync, rmSync } from 'node:fs'
 import { build } from 'esbuild'
 
+// `node scripts/build.mjs [outdir]`: dist unless told (the build test writes elsewhere).
+const outdir = process.argv[2] ?? 'dist'
+
 const files = readdirSync('src', { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile())
   .map((entry) => `${entry.parentPath}/${entry.name}`)
 const entryPoints = files.filter((f) => f.endsWith('.ts'))
 const assets = files.filter((f) => !f.endsWith('.ts'))
 
-rmSync('dist', { recursive: true, force: true })
+rmSync(outdir, { recursive: true, force: true })
 await build({
   entryPoints,
-  outdir: 'dist',
+  outdir,
   outbase: 'src',
   platform: 'node',
   format: 'esm',
@@ -38,4 +41,4 @@ await build({
     },
   ],
 })
-for (const file of assets) cpSync(file, file.replace(/^src\//, 'dist/'))
+for (const file of assets) cpSync(file, file.replace(/^src\//, `${outdir}/`))
