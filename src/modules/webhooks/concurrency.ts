@@ -6,7 +6,7 @@
 // by half down to one, so an endpoint that struggles gets fewer requests at once, not more.
 import type { SendResult } from './sender.ts'
 
-/** The most deliveries in flight to one endpoint from one worker. */
+/** The most deliveries in flight to one endpoint from one worker (or the start, if higher). */
 export const MAX_WINDOW = 64
 /** An answer slower than this counts as the endpoint slowing down. */
 export const FAST_MS = 250
@@ -23,6 +23,7 @@ export interface EndpointWindows {
 
 export function createEndpointWindows(initial: number): EndpointWindows {
   const windows = new Map<string, number>()
+  const max = Math.max(MAX_WINDOW, initial)
   const limitOf = (endpointId: string) => windows.get(endpointId) ?? initial
   return {
     limitOf,
@@ -40,7 +41,7 @@ export function createEndpointWindows(initial: number): EndpointWindows {
       const next = !result.ok
         ? Math.max(1, Math.floor(current / 2))
         : result.durationMs <= FAST_MS
-          ? Math.min(MAX_WINDOW, current + 1)
+          ? Math.min(max, current + 1)
           : Math.max(Math.min(initial, current), Math.floor(current / 2))
       if (next === initial) windows.delete(endpointId)
       else {

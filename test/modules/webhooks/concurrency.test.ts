@@ -50,4 +50,10 @@ describe('endpoint windows', () => {
     windows.record('a', fast)
     expect(windows.limitOf('a')).toBe(2)
   })
+
+  it('a start above the cap is kept: fast answers never shrink it', () => {
+    const windows = createEndpointWindows(MAX_WINDOW + 10)
+    windows.record('a', fast)
+    expect(windows.limitOf('a')).toBe(MAX_WINDOW + 10)
+  })
 })
