@@ -20,8 +20,20 @@ const flag = (fallback: '0' | '1') =>
     .default(fallback)
     .transform((v) => v === '1' || v === 'true')
 
-/** Payment gateway adapters (SPEC §5a adds asaas and mercadopago). */
-export const PAYMENT_GATEWAYS = ['sandbox'] as const
+/** Payment gateway adapters (SPEC §5, §5a). */
+export const PAYMENT_GATEWAYS = ['sandbox', 'asaas', 'mercadopago'] as const
+/** How withdrawals are paid out (SPEC §5a). */
+export const PAYOUT_PROVIDERS = ['sandbox', 'asaas', 'manual'] as const
+
+export type PaymentGatewayName = (typeof PAYMENT_GATEWAYS)[number]
+export type PayoutProviderName = (typeof PAYOUT_PROVIDERS)[number]
+
+/** An optional secret: unset and empty are the same (an empty line in an env file). */
+const secret = () =>
+  z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined)
 
 const EnvSchema = z.object({
   NODE_ENV: z.string().default('development'),
@@ -39,6 +51,16 @@ const EnvSchema = z.object({
   // No default here: development falls back to the sandbox, production must choose.
   PAYMENT_GATEWAY: z.enum(PAYMENT_GATEWAYS).optional(),
   SANDBOX_WEBHOOK_SECRET: z.string().min(16).optional(),
+  ASAAS_API_URL: z.string().url().default('https://api.asaas.com/v3'),
+  ASAAS_API_KEY: secret(),
+  ASAAS_WEBHOOK_TOKEN: secret(),
+  MERCADOPAGO_API_URL: z.string().url().default('https://api.mercadopago.com'),
+  MERCADOPAGO_JS_URL: z.string().url().default('https://sdk.mercadopago.com/js/v2'),
+  MERCADOPAGO_ACCESS_TOKEN: secret(),
+  MERCADOPAGO_PUBLIC_KEY: secret(),
+  MERCADOPAGO_WEBHOOK_SECRET: secret(),
+  // No default here: the sandbox's own payouts with the sandbox gateway, else manual.
+  PAYOUT_PROVIDER: z.enum(PAYOUT_PROVIDERS).optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Vitrine <nao-responda@vitrine.local>'),
   ALLOW_HTTP_WEBHOOKS: flag('0'),
@@ -85,8 +107,13 @@ export type Config = {
   appSecret: string | undefined
   admin: { email: string; password: string } | undefined
   seedDemo: boolean
-  paymentGateway: (typeof PAYMENT_GATEWAYS)[number]
+  paymentGateway: PaymentGatewayName
+  payoutProvider: PayoutProviderName
   sandboxSecret: string | undefined
+  /** Set when the Asaas adapter pays or takes money (PAYMENT_GATEWAY or PAYOUT_PROVIDER). */
+  asaas: AsaasConfig | null
+  /** Set when PAYMENT_GATEWAY=mercadopago. */
+  mercadoPago: MercadoPagoConfig | null
   smtpUrl: string | undefined
   mailFrom: string
   allowHttpWebhooks: boolean
@@ -110,6 +137,26 @@ export type Config = {
   urlsFollowPort: boolean
 }
 
+export interface AsaasConfig {
+  /** Without a trailing slash, e.g. https://api.asaas.com/v3 (sandbox: api-sandbox.asaas.com). */
+  apiUrl: string
+  apiKey: string
+  /** What Asaas sends in `asaas-access-token` with every webhook. */
+  webhookToken: string
+}
+
+export interface MercadoPagoConfig {
+  /** Without a trailing slash, e.g. https://api.mercadopago.com. */
+  apiUrl: string
+  accessToken: string
+  /** The public key MercadoPago.js tokenizes cards with on the checkout page. */
+  publicKey: string
+  /** The secret the `x-signature` of notifications is an HMAC with. */
+  webhookSecret: string
+  /** MercadoPago.js, which the checkout page loads (a local stand-in in tests). */
+  jsUrl: string
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env)
   if (!parsed.success) {
@@ -119,6 +166,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data
   const production = e.NODE_ENV === 'production'
   if (production) refuseUnsafeProduction(e)
+  const paymentGateway = e.PAYMENT_GATEWAY ?? 'sandbox'
+  const payoutProvider = e.PAYOUT_PROVIDER ?? (paymentGateway === 'sandbox' ? 'sandbox' : 'manual')
+  const adapters = adapterConfigs(e, paymentGateway, payoutProvider)
   const local = `http://localhost:${e.PORT}`
   return {
     env: e.NODE_ENV,
@@ -136,8 +186,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD }
         : undefined,
     seedDemo: e.SEED_DEMO,
-    paymentGateway: e.PAYMENT_GATEWAY ?? 'sandbox',
+    paymentGateway,
+    payoutProvider,
     sandboxSecret: e.SANDBOX_WEBHOOK_SECRET,
+    ...adapters,
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     allowHttpWebhooks: e.ALLOW_HTTP_WEBHOOKS,
@@ -160,11 +212,66 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 }
 
+type Env = z.infer<typeof EnvSchema>
+
+/**
+ * The credentials of the adapters chosen, or a refusal naming every missing variable at once
+ * (a real adapter without its credentials would fail on the first sale, not at start-up).
+ */
+function adapterConfigs(
+  e: Env,
+  gateway: PaymentGatewayName,
+  payouts: PayoutProviderName,
+): Pick<Config, 'asaas' | 'mercadoPago'> {
+  const missing: string[] = []
+  const need = (variable: keyof Env, because: string) => {
+    if (!e[variable]) missing.push(`${variable} is required when ${because}`)
+  }
+  // The Asaas webhook carries transfer events too, so payouts need its token as well.
+  const asaasFor = [
+    gateway === 'asaas' && 'PAYMENT_GATEWAY=asaas',
+    payouts === 'asaas' && 'PAYOUT_PROVIDER=asaas',
+  ].filter((why): why is string => !!why)
+  for (const variable of ['ASAAS_API_KEY', 'ASAAS_WEBHOOK_TOKEN'] as const) {
+    if (asaasFor.length) need(variable, asaasFor.join(' or '))
+  }
+  if (gateway === 'mercadopago') {
+    for (const variable of [
+      'MERCADOPAGO_ACCESS_TOKEN',
+      'MERCADOPAGO_PUBLIC_KEY',
+      'MERCADOPAGO_WEBHOOK_SECRET',
+    ] as const) {
+      need(variable, 'PAYMENT_GATEWAY=mercadopago')
+    }
+  }
+  if (missing.length)
+    throw new Error(`Missing gateway credentials:\n${missing.map((m) => `  ${m}`).join('\n')}`)
+  return {
+    asaas: asaasFor.length
+      ? {
+          apiUrl: stripSlash(e.ASAAS_API_URL),
+          apiKey: e.ASAAS_API_KEY!,
+          webhookToken: e.ASAAS_WEBHOOK_TOKEN!,
+        }
+      : null,
+    mercadoPago:
+      gateway === 'mercadopago'
+        ? {
+            apiUrl: stripSlash(e.MERCADOPAGO_API_URL),
+            accessToken: e.MERCADOPAGO_ACCESS_TOKEN!,
+            publicKey: e.MERCADOPAGO_PUBLIC_KEY!,
+            webhookSecret: e.MERCADOPAGO_WEBHOOK_SECRET!,
+            jsUrl: e.MERCADOPAGO_JS_URL,
+          }
+        : null,
+  }
+}
+
 /**
  * Production refuses to start on settings that are only safe on a developer's machine, naming
  * every variable at once so one restart fixes them all.
  */
-function refuseUnsafeProduction(e: z.infer<typeof EnvSchema>): void {
+function refuseUnsafeProduction(e: Env): void {
   const problems: string[] = []
   if (!e.APP_SECRET)
     problems.push(
@@ -173,6 +280,10 @@ function refuseUnsafeProduction(e: z.infer<typeof EnvSchema>): void {
   if (!e.PAYMENT_GATEWAY)
     problems.push(
       `PAYMENT_GATEWAY: required, name the gateway (${PAYMENT_GATEWAYS.join(', ')}); the sandbox moves no real money, so it runs in production only when chosen on purpose (a demo)`,
+    )
+  if (e.PAYOUT_PROVIDER === 'sandbox' && e.PAYMENT_GATEWAY !== 'sandbox')
+    problems.push(
+      'PAYOUT_PROVIDER: sandbox pays nothing out; with a real gateway choose asaas or manual',
     )
   if (!e.SMTP_URL)
     problems.push(

@@ -424,6 +424,8 @@ export interface DB {
     admin_note: string | null
     transfer_started_at: Timestamp | null
     gateway_transfer_id: string | null
+    /** The PIX's end-to-end id, typed by the admin on a manual payout. */
+    end_to_end_id: string | null
     created_at: Timestamp
     updated_at: Timestamp
     approved_at: Timestamp | null
@@ -438,6 +440,8 @@ export interface DB {
     amount_cents: number
     status: 'completed' | 'failed'
     failure_reason: string | null
+    /** A slow bank's transfer answers `pending` until then. */
+    settles_at: Timestamp | null
     created_at: Timestamp
   }
 }

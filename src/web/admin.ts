@@ -12,11 +12,17 @@ import { CONTROLS_CSS, loginForm, SESSION_JS } from './session-ui.ts'
 
 const QUEUE_SIZE = 100
 const ROLE = { creator: 'produtor', coproducer: 'coprodutor', affiliate: 'afiliado' }
-const STATUS = { pending: 'pendente', approved: 'aprovado' }
+const STATUS: Record<string, string> = { pending: 'pendente', approved: 'aprovado' }
+
+/** PAYOUT_PROVIDER=manual: the admin sends the PIX by hand, then records its end-to-end id. */
+const manualPayment = (base: string, id: string) =>
+  html`<span><label for="e2e-${id}">End-to-end id do Pix enviado</label>
+<input id="e2e-${id}" name="end_to_end_id" maxlength="32" autocomplete="off" spellcheck="false"></span>
+<button data-url="${base}/pay" data-reason="e2e-${id}" data-missing="Informe o end-to-end id do Pix enviado.">Marcar como pago</button>`
 
 const CSS = `${CONTROLS_CSS}.key{word-break:break-all}`
 
-// Every action: POST to data-url (with the reason field's value when it has one), then reload.
+// Every action: POST to data-url (with its field's value when it has one), then reload.
 const CLIENT = `${SESSION_JS}
 document.addEventListener('click', async (event) => {
   const button = event.target.closest('button[data-url]')
@@ -25,7 +31,7 @@ document.addEventListener('click', async (event) => {
   const field = button.dataset.reason && document.getElementById(button.dataset.reason)
   const init = { method: 'POST', headers: { 'x-csrf-token': csrf } }
   if (field) {
-    if (!field.value.trim()) { aviso.textContent = 'Escreva o motivo antes de recusar.'; field.focus(); return }
+    if (!field.value.trim()) { aviso.textContent = button.dataset.missing || 'Escreva o motivo antes de recusar.'; field.focus(); return }
     init.headers['content-type'] = 'application/json'
     init.body = JSON.stringify({ [field.name]: field.value })
   }
@@ -74,13 +80,19 @@ export const adminPages: RouteModule = (app, deps) => {
     )
     const withdrawalRows = withdrawals.map((w) => {
       const base = `/api/admin/withdrawals/${w.id}`
+      const inProgress = w.status === 'approved' && w.transfer_started_at !== null
       const step =
         w.status === 'pending'
           ? html`<button data-url="${base}/approve">Aprovar</button>`
-          : html`<button data-url="${base}/pay">Pagar via Pix</button>`
+          : deps.payouts.automatic
+            ? html`<button data-url="${base}/pay">${inProgress ? 'Consultar transferência' : 'Pagar via Pix'}</button>`
+            : manualPayment(base, w.id)
+      // Manual payouts show the key in full: the admin types it into the bank's app.
+      const key = deps.payouts.automatic ? maskPixKey(w.pix_key_type, w.pix_key) : w.pix_key
+      const status = inProgress ? 'transferência Pix em andamento' : STATUS[w.status]
       return html`<li><p>${w.name} <span class="muted">${w.email} · ${ROLE[w.role]}</span></p>
-<p><strong>${formatBrl(w.amount_cents)}</strong> · ${STATUS[w.status as keyof typeof STATUS]} ·
-<span class="muted">Pix ${maskPixKey(w.pix_key_type, w.pix_key)}</span></p>
+<p><strong>${formatBrl(w.amount_cents)}</strong> · ${status} ·
+<span class="muted">Pix ${w.pix_key_type}: <span class="key">${key}</span></span></p>
 <div class="actions">${step}
 <span><label for="nota-${w.id}">Motivo da recusa</label>
 <input id="nota-${w.id}" name="admin_note" maxlength="500"></span>

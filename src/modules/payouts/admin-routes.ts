@@ -9,6 +9,7 @@ import type { RouteModule } from '../../routes.ts'
 import { listPixKeys, reviewPixKey } from './pix-keys.ts'
 import {
   AdminPixKeyOut,
+  PayWithdrawalBody,
   PixKeyListQuery,
   ProfileOut,
   RejectPixKeyBody,
@@ -169,11 +170,16 @@ export const payoutAdminRoutes: RouteModule = (app, deps) => {
         summary: 'Pay a withdrawal by PIX',
         errors: [502],
         description:
-          'approved → paid: the gateway makes the PIX transfer (idempotent per withdrawal). A transfer the bank refuses rejects the withdrawal (reason in admin_note, money back); an unknown answer is a 502 and paying again is safe.',
+          'approved → paid. With an automatic payout provider (sandbox, asaas) the body stays empty and the provider makes the PIX transfer (idempotent per withdrawal): a transfer the bank refuses rejects the withdrawal (reason in admin_note, money back); one the bank is still processing leaves it approved with `transfer_in_progress` until the provider tells the end; an unknown answer is a 502 and paying again is safe. With `PAYOUT_PROVIDER=manual` the admin sends the PIX by hand and records its `end_to_end_id` here (400 when missing or malformed, 409 when another withdrawal has it).',
         params: IdParams,
+        body: PayWithdrawalBody,
         response: { 200: One },
       },
     },
-    async (request) => ({ data: await payWithdrawal(deps, request.params.id) }),
+    async (request) => ({
+      data: await payWithdrawal(deps, request.params.id, {
+        endToEndId: request.body?.end_to_end_id,
+      }),
+    }),
   )
 }

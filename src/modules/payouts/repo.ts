@@ -102,6 +102,14 @@ export const payoutsRepo = {
   },
 
   /** The admin's queue: withdrawals still to decide or to pay, oldest first, with the requester. */
+  findByEndToEndId(db: Executor, endToEndId: string) {
+    return db
+      .selectFrom('withdrawals')
+      .select('id')
+      .where('end_to_end_id', '=', endToEndId)
+      .executeTakeFirst()
+  },
+
   listOpen(db: Executor, limit: number) {
     return db
       .selectFrom('withdrawals')

@@ -48,6 +48,15 @@ export const WithdrawalOut = z.object({
   approved_at: z.string().nullable(),
   paid_at: z.string().nullable(),
   rejected_at: z.string().nullable(),
+  transfer_in_progress: z
+    .boolean()
+    .describe(
+      'Approved and its PIX transfer started, the outcome not yet known (the bank is processing it, or its answer is being looked up)',
+    ),
+  end_to_end_id: z
+    .string()
+    .nullable()
+    .describe("The PIX's end-to-end id, recorded by the admin on a manual payout"),
 })
 export type WithdrawalOut = z.infer<typeof WithdrawalOut>
 
@@ -59,6 +68,18 @@ export type WithdrawalListQuery = z.infer<typeof WithdrawalListQuery>
 const Reason = z.string().trim().min(1).max(500)
 export const RejectWithdrawalBody = z.object({ admin_note: Reason })
 export const RejectPixKeyBody = z.object({ reason: Reason })
+export const PayWithdrawalBody = z
+  .object({
+    end_to_end_id: z
+      .string()
+      .max(100)
+      .optional()
+      .describe(
+        'Manual payouts only (PAYOUT_PROVIDER=manual): the end-to-end id of the PIX the admin sent, E + ISPB + yyyyMMddHHmm + 11 alphanumerics',
+      ),
+  })
+  // No body at all (automatic providers) reaches the schema as null.
+  .nullish()
 
 export const PixKeyListQuery = PageQuery.extend({
   status: z.enum(['pending', 'verified', 'rejected']).optional(),

@@ -10,7 +10,7 @@ import { type Executor, type Tx, withTx } from '../../kit/db.ts'
 import { AppError, BadRequest, Conflict, NotFound } from '../../kit/errors.ts'
 import { pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
-import { uuidv7 } from '../../kit/ids.ts'
+import { isUuid, uuidv7 } from '../../kit/ids.ts'
 import { toBrl, toCents } from '../../kit/money.ts'
 import { accountOwner, findUser } from '../accounts/service.ts'
 import { queueEmail } from '../email/service.ts'
@@ -25,6 +25,7 @@ import {
 import { type CheckVerdict, openCheck, settleCheck } from '../payments/checks.ts'
 import { GatewayRefused } from '../payments/gateway.ts'
 import { emitEvent } from '../webhooks/service.ts'
+import { parseEndToEndId } from './end-to-end-id.ts'
 import { maskPixKey } from './pix-key.ts'
 import { verifiedPixKey } from './pix-keys.ts'
 import type { PixTransferResult } from './provider.ts'
@@ -42,6 +43,13 @@ const NOT_FOUND = 'Saque não encontrado'
 const NEGATIVE_BALANCE =
   'O saldo de quem pediu este saque ficou negativo (reembolso ou chargeback depois do pedido); recuse o saque'
 const TRANSFER_STARTED = 'A transferência Pix deste saque já foi iniciada; conclua o pagamento'
+const END_TO_END_MISSING =
+  'Informe o end_to_end_id do Pix enviado: os saques são pagos manualmente (PAYOUT_PROVIDER=manual)'
+const END_TO_END_INVALID =
+  'end_to_end_id inválido: são 32 caracteres, E + ISPB (8 dígitos) + data e hora (aaaaMMddHHmm) + 11 letras ou dígitos'
+const END_TO_END_NOT_MANUAL =
+  'end_to_end_id só é informado em pagamentos manuais: este saque é transferido pelo provedor de pagamentos'
+const END_TO_END_USED = 'Este end_to_end_id já foi registrado em outro saque'
 const TRANSFER_UNKNOWN =
   'Não foi possível confirmar a transferência Pix com o banco; tente pagar de novo (o mesmo saque nunca é transferido duas vezes)'
 
@@ -76,6 +84,8 @@ export function withdrawalOut(w: WithdrawalRow): WithdrawalOut {
     approved_at: iso(w.approved_at),
     paid_at: iso(w.paid_at),
     rejected_at: iso(w.rejected_at),
+    transfer_in_progress: w.status === 'approved' && w.transfer_started_at !== null,
+    end_to_end_id: w.end_to_end_id,
   }
 }
 
@@ -214,7 +224,13 @@ export async function rejectWithdrawal(tx: Tx, ctx: Ctx, id: string, note: strin
  * unknown answer leaves it approved and is a 502: paying again repeats the same transfer, never
  * a second one, and meanwhile reconciliation looks the transfer up and records what it finds.
  */
-export async function payWithdrawal(deps: Deps, id: string): Promise<WithdrawalOut> {
+export async function payWithdrawal(
+  deps: Deps,
+  id: string,
+  input: { endToEndId?: string | undefined } = {},
+): Promise<WithdrawalOut> {
+  if (!deps.payouts.automatic) return payManually(deps, id, input.endToEndId)
+  if (input.endToEndId !== undefined) throw new BadRequest(END_TO_END_NOT_MANUAL)
   const started = await withTx(deps.db, async (tx) => {
     const { row, available } = await lockForReview(tx, id)
     if (row.status === 'paid') return { settled: row }
@@ -247,6 +263,43 @@ export async function payWithdrawal(deps: Deps, id: string): Promise<WithdrawalO
   }
   return withdrawalOut(await withTx(deps.db, (tx) => recordTransfer(tx, deps, id, result)))
 }
+
+/**
+ * A manual payout: the admin sent the PIX from the platform's bank and records its end-to-end
+ * id; the withdrawal is paid in one transaction. Recording the same id again answers the same;
+ * an id already recorded on another withdrawal is a 409 (a PIX pays once).
+ */
+async function payManually(deps: Deps, id: string, typed: string | undefined) {
+  if (typed === undefined || !typed.trim()) throw new BadRequest(END_TO_END_MISSING)
+  const endToEndId = parseEndToEndId(typed)
+  if (!endToEndId) throw new BadRequest(END_TO_END_INVALID)
+  try {
+    return withdrawalOut(
+      await withTx(deps.db, async (tx) => {
+        const { row, available } = await lockForReview(tx, id)
+        if (row.status === 'paid' && row.end_to_end_id === endToEndId) return row
+        if (row.status !== 'approved') throw wrongState(row, 'pago')
+        if (available < 0) throw new Conflict(NEGATIVE_BALANCE)
+        if (await repo.findByEndToEndId(tx, endToEndId)) throw new Conflict(END_TO_END_USED)
+        const now = deps.clock.now()
+        const paid = await moveTo(tx, deps, row, {
+          status: 'paid',
+          paid_at: now,
+          transfer_started_at: row.transfer_started_at ?? now,
+          end_to_end_id: endToEndId,
+        })
+        await settleWithdrawal(tx, deps, { withdrawalId: row.id })
+        return paid
+      }),
+    )
+  } catch (error) {
+    // Two withdrawals paid with one id at the same instant: the unique index turns one away.
+    if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new Conflict(END_TO_END_USED)
+    throw error
+  }
+}
+
+const UNIQUE_VIOLATION = '23505'
 
 /**
  * The provider's answer to a withdrawal's transfer: paid, or rejected with the money back. A
@@ -293,6 +346,8 @@ export async function reconcileTransfer(deps: Deps, id: string): Promise<CheckVe
 
 /** A provider's notification about a withdrawal's transfer, read back: recorded like the answer. */
 export async function recordTransferNotice(deps: Deps, id: string, result: PixTransferResult) {
+  // A transfer made outside Vitrine (in the provider's own panel) has no withdrawal id.
+  if (!isUuid(id)) return 'unknown_withdrawal'
   const row = await repo.findById(deps.db, id)
   if (!row) return 'unknown_withdrawal'
   const recorded = await withTx(deps.db, (tx) => recordTransfer(tx, deps, id, result))
