@@ -1,7 +1,8 @@
 // Turns the running service's sandbox gateway into one that takes card data server-side
-// (`cardEntry` 'card-data', as Asaas does), for tests of the checkout's card-data path before a
-// real adapter is on. The card is tokenized by the sandbox's own test-card rules and charged by
-// the real sandbox; what the checkout sent (never the card itself) is kept for assertions.
+// (`cardEntry` 'card-data', as Asaas does), for tests of the checkout's own card-data rules
+// without a fake (the Asaas journeys run the real adapter). The card is tokenized by the
+// sandbox's test-card rules and charged by the real sandbox; what the checkout sent (never the
+// card itself) is kept for assertions, and a refusal can be injected.
 import {
   type CreateChargeInput,
   GatewayRefused,
@@ -48,39 +49,6 @@ export function useCardDataEntry(gateway: PaymentGateway, now: () => Date): Card
     refuseNext(reason, blame) {
       refusal = new GatewayRefused(reason, blame)
     },
-    restore() {
-      g.cardEntry = original.cardEntry
-      g.createCharge = original.createCharge
-    },
-  }
-}
-
-export interface BrowserTokenGateway {
-  /** The card tokens the checkout charged with, as the page sent them. */
-  tokens: string[]
-  restore(): void
-}
-
-/**
- * The sandbox gateway as a browser-tokenizing one (MercadoPago.js from `scriptUrl`), until the
- * Mercado Pago adapter is on main: the page's token is recorded, then the sandbox charges the
- * order with its approved test token.
- */
-export function useBrowserTokenEntry(
-  gateway: PaymentGateway,
-  entry: { scriptUrl: string; publicKey: string },
-): BrowserTokenGateway {
-  const original = { cardEntry: gateway.cardEntry, createCharge: gateway.createCharge }
-  const tokens: string[] = []
-  const g = gateway as { -readonly [K in keyof PaymentGateway]: PaymentGateway[K] }
-  g.cardEntry = { kind: 'browser-token', ...entry }
-  g.createCharge = async (input) => {
-    if (input.cardToken) tokens.push(input.cardToken)
-    const cardToken = input.cardToken ? 'tok_approved' : undefined
-    return original.createCharge.call(gateway, { ...input, cardToken })
-  }
-  return {
-    tokens,
     restore() {
       g.cardEntry = original.cardEntry
       g.createCharge = original.createCharge

@@ -3,10 +3,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { signupCreator } from '../setup/actors.ts'
 import { openBrowser, screenshot, screenshotName } from '../setup/browser.ts'
-import { useCardDataEntry } from '../setup/card-data-gateway.ts'
 import { createProduct } from '../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../setup/service.ts'
-import { contrastFailures, focusedId } from './a11y.ts'
+import { contrastFailures } from './a11y.ts'
 import { fillBuyer } from './checkout-fixtures.ts'
 
 let svc: TestService
@@ -117,67 +116,5 @@ describe(`checkout page per product (${engine})`, () => {
       installments: 3,
       status: 'paid',
     })
-  })
-})
-
-describe(`checkout page for a gateway that takes card data (${engine})`, () => {
-  let gateway: ReturnType<typeof useCardDataEntry>
-  beforeAll(() => {
-    gateway = useCardDataEntry(svc.deps.gateway, () => svc.deps.clock.now())
-  })
-  afterAll(() => gateway.restore())
-
-  it("asks for the holder's CEP and address number on numeric keyboards, posts the card and pays", async () => {
-    const { page } = browser
-    await page.goto(`${svc.url}/checkout/${interestFree.slug}`)
-    expect(await page.locator('#postal_code').isHidden()).toBe(true)
-    await fillBuyer(page, 'carla.dados@example.com')
-    await page.getByLabel('Cartão de crédito').check()
-    for (const label of [
-      'Número do cartão',
-      'Validade (MM/AA)',
-      'CVV',
-      'CEP do titular',
-      'Número do endereço',
-    ]) {
-      expect(await page.getByLabel(label).getAttribute('inputmode'), label).toBe('numeric')
-    }
-    await page.getByLabel('Número do cartão').fill('4000 0000 0000 0002')
-    await page.getByLabel('Nome impresso no cartão').fill('CARLA C')
-    await page.getByLabel('Validade (MM/AA)').fill('12/39')
-    await page.getByLabel('CVV').fill('123')
-    await page.getByLabel('CEP do titular').fill('01310-100')
-    await page.getByLabel('Número do endereço').fill('1578')
-    await page.getByLabel('Parcelas').selectOption('2')
-    await page.getByRole('button', { name: 'Pagar com cartão' }).click()
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Cartão recusado')
-    expect(await focusedId(page)).toBe('erro-geral')
-
-    await page.getByLabel('Número do cartão').fill('4242 4242 4242 4242')
-    const request = page.waitForRequest((r) => r.url().endsWith('/api/checkout/create'))
-    await page.getByRole('button', { name: 'Pagar com cartão' }).click()
-    const sent = (await request).postDataJSON()
-    expect(sent).toMatchObject({
-      payment_method: 'card',
-      installments: 2,
-      card: {
-        holder_name: 'CARLA C',
-        number: '4242424242424242',
-        expiry_month: '12',
-        expiry_year: '2039',
-        cvv: '123',
-      },
-      postal_code: '01310100',
-      address_number: '1578',
-    })
-    expect(sent.card_token).toBeUndefined()
-    await page.waitForURL(/\/success\?order_id=/, { timeout: 10_000 })
-    expect(gateway.charged.at(-1)).toMatchObject({
-      installments: 2,
-      amountCents: 10_000,
-      cardLast4: '4242',
-      buyer: { postalCode: '01310100', addressNumber: '1578' },
-    })
-    await screenshot(page, 'checkout-card-data-paid')
   })
 })

@@ -1,26 +1,32 @@
-// The checkout page with a gateway that tokenizes cards in the browser (MercadoPago.js): the
-// script is loaded from the gateway only then and only on the checkout (its CSP opens just that
-// origin), the card becomes a token at the gateway, and only the token reaches our server. The
-// script is the Mercado Pago fake's stand-in (`${fake.url}/js/v2`), over real HTTP.
+// The checkout page with the Mercado Pago adapter, which tokenizes cards in the browser
+// (MercadoPago.js): the script is loaded from the gateway only then and only on a checkout that
+// takes cards (its CSP opens just that origin), the card becomes a token at the gateway, only
+// the token reaches our server, and the adapter pays with it. The script is the fake's
+// stand-in (`${fake.url}/js/v2`); everything runs over real HTTP.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeMercadoPago, startFakeMercadoPago } from '../fakes/mercadopago.ts'
 import { signupCreator } from '../setup/actors.ts'
 import { openBrowser, screenshot, screenshotName } from '../setup/browser.ts'
-import { type BrowserTokenGateway, useBrowserTokenEntry } from '../setup/card-data-gateway.ts'
 import { createProduct } from '../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../setup/service.ts'
 import { fillBuyer } from './checkout-fixtures.ts'
 
 let svc: TestService
 let mp: FakeMercadoPago
-let gateway: BrowserTokenGateway
 let browser: Awaited<ReturnType<typeof openBrowser>>
 let withCard: { id: string; slug: string }
 let pixOnly: { id: string; slug: string }
 
 beforeAll(async () => {
-  svc = await startTestService()
-  mp = await startFakeMercadoPago()
+  mp = await startFakeMercadoPago({ now: () => (svc ? svc.deps.clock.now() : new Date()) })
+  svc = await startTestService({
+    PAYMENT_GATEWAY: 'mercadopago',
+    MERCADOPAGO_API_URL: mp.url,
+    MERCADOPAGO_ACCESS_TOKEN: mp.accessToken,
+    MERCADOPAGO_PUBLIC_KEY: mp.publicKey,
+    MERCADOPAGO_WEBHOOK_SECRET: mp.webhookSecret,
+    MERCADOPAGO_JS_URL: `${mp.url}/js/v2`,
+  })
   const key = await (await signupCreator(svc.api)).key(['write:products'])
   withCard = await createProduct(svc.api, key, {
     name: 'Curso de Fotografia',
@@ -29,16 +35,17 @@ beforeAll(async () => {
     max_installments: 4,
   })
   pixOnly = await createProduct(svc.api, key, { name: 'E-book de Receitas' })
-  gateway = useBrowserTokenEntry(svc.deps.gateway, {
-    scriptUrl: `${mp.url}/js/v2`,
-    publicKey: mp.publicKey,
-  })
 })
 afterAll(async () => {
-  gateway?.restore()
-  await mp?.close()
   await svc?.stop()
+  await mp?.close()
 })
+
+/** The `POST /v1/payments` requests the adapter made, as the fake received them. */
+const paymentCalls = () =>
+  mp.requests
+    .filter((r) => r.method === 'POST' && r.path === '/v1/payments')
+    .map((r) => JSON.parse(r.body))
 beforeEach(async () => {
   browser = await openBrowser()
 })
@@ -84,7 +91,14 @@ describe(`checkout with MercadoPago.js (${engine})`, () => {
     expect(sent.card).toBeUndefined()
     expect(JSON.stringify(sent)).not.toContain('4509')
     await page.waitForURL(/\/success\?order_id=/, { timeout: 10_000 })
-    expect(gateway.tokens).toEqual([sent.card_token])
+    const [token, method, issuer] = sent.card_token.split(':')
+    expect(paymentCalls().at(-1)).toMatchObject({
+      token,
+      payment_method_id: method,
+      issuer_id: Number(issuer),
+      installments: 4,
+      transaction_amount: 250,
+    })
     const tokenCall = mp.requests.find((r) => r.path.startsWith('/v1/card_tokens'))
     expect(tokenCall?.status).toBe(201)
     expect(refused).toEqual([])
@@ -101,11 +115,32 @@ describe(`checkout with MercadoPago.js (${engine})`, () => {
     await page.getByLabel('Nome impresso no cartão').fill('APRO')
     await page.getByLabel('Validade (MM/AA)').fill('11/30')
     await page.getByLabel('CVV').fill('123')
-    const before = gateway.tokens.length
+    const before = paymentCalls().length
     await page.getByRole('button', { name: 'Pagar com cartão' }).click()
     await expect
       .poll(() => page.getByRole('alert').textContent())
       .toBe('Confira os dados do cartão.')
-    expect(gateway.tokens).toHaveLength(before)
+    expect(paymentCalls()).toHaveLength(before)
+  })
+  it('a card the issuer declines is said so in the page, and the order failed', async () => {
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${withCard.slug}`)
+    await fillBuyer(page, 'carla.mp.recusada@example.com')
+    await page.getByLabel('Cartão de crédito').check()
+    await page.getByLabel('Número do cartão').fill('4509 9535 6623 3704')
+    // The sandbox's cardholder name for "rejected, other reason".
+    await page.getByLabel('Nome impresso no cartão').fill('OTHE')
+    await page.getByLabel('Validade (MM/AA)').fill('11/30')
+    await page.getByLabel('CVV').fill('123')
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/checkout/create'))
+    await page.getByRole('button', { name: 'Pagar com cartão' }).click()
+    expect((await created).status()).toBe(402)
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Cartão recusado')
+    const order = await svc.deps.db
+      .selectFrom('orders')
+      .select('status')
+      .where('buyer_email', '=', 'carla.mp.recusada@example.com')
+      .executeTakeFirstOrThrow()
+    expect(order.status).toBe('failed')
   })
 })
