@@ -31,7 +31,7 @@ beforeAll(async () => {
   withCard = await createProduct(svc.api, key, {
     name: 'Curso de Fotografia',
     plans: [{ name: 'Vitalício', price: 250 }],
-    payment_methods: ['pix', 'card'],
+    payment_methods: ['pix', 'card', 'boleto'],
     max_installments: 4,
   })
   pixOnly = await createProduct(svc.api, key, { name: 'E-book de Receitas' })
@@ -142,5 +142,40 @@ describe(`checkout with MercadoPago.js (${engine})`, () => {
       .where('buyer_email', '=', 'carla.mp.recusada@example.com')
       .executeTakeFirstOrThrow()
     expect(order.status).toBe('failed')
+  })
+  it("asks for the payer's address with a boleto, and links the gateway's printable boleto", async () => {
+    const { page } = browser
+    await page.goto(`${svc.url}/checkout/${withCard.slug}`)
+    expect(await page.locator('#campos-endereco').isHidden()).toBe(true)
+    await fillBuyer(page, 'carla.mp.boleto@example.com')
+    await page.getByLabel('Boleto', { exact: true }).check()
+    expect(await page.locator('#campos-endereco').isVisible()).toBe(true)
+    expect(await page.locator('#campos-cartao').isHidden()).toBe(true)
+    await page.getByLabel('CEP', { exact: true }).fill('01310-100')
+    await page.getByLabel('Número', { exact: true }).fill('1578')
+    await page.getByLabel('Rua').fill('Avenida Paulista')
+    await page.getByLabel('Bairro').fill('Bela Vista')
+    await page.getByLabel('Cidade').fill('São Paulo')
+    await page.getByLabel('UF').selectOption('SP')
+    const created = page.waitForResponse((r) => r.url().endsWith('/api/checkout/create'))
+    await page.getByRole('button', { name: 'Gerar boleto' }).click()
+    const response = await created
+    expect(response.request().postDataJSON().address).toEqual({
+      postal_code: '01310100',
+      street: 'Avenida Paulista',
+      number: '1578',
+      neighborhood: 'Bela Vista',
+      city: 'São Paulo',
+      state: 'SP',
+    })
+    const order = await response.json()
+    await page.locator('#boleto').waitFor({ state: 'visible' })
+    expect(await page.locator('#boleto-linha').inputValue()).toContain(
+      order.boleto.digitable_line.slice(0, 5),
+    )
+    expect(
+      await page.getByRole('link', { name: 'Abrir o boleto para imprimir' }).getAttribute('href'),
+    ).toBe(order.boleto.url)
+    await screenshot(page, 'checkout-mercadopago-boleto')
   })
 })

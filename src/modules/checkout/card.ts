@@ -1,6 +1,8 @@
-// Card data typed by the buyer, for gateways that take it server-side (`cardEntry` 'card-data',
-// Asaas). Checked here so an obvious typo is a clear 400 before any gateway call; then handed
-// to the gateway once. Never stored, never logged (the request logger does not log bodies).
+// What the buyer types for the gateway beyond the order: card data, for gateways that take it
+// server-side (`cardEntry` 'card-data', Asaas), and an address, for gateways that register
+// boletos with it (Mercado Pago). Checked here so an obvious typo is a clear 400 before any
+// gateway call; then handed to the gateway once. Card data is never stored nor logged (the
+// request logger does not log bodies).
 import { onlyDigits } from '../../kit/documents.ts'
 import { BadRequest } from '../../kit/errors.ts'
 import type { CardData } from '../payments/gateway.ts'
@@ -45,4 +47,24 @@ export function postalCodeOf(text: string): string {
   if (digits.length !== 8 || text.replace(/[\d\s.-]/g, '') !== '')
     throw new BadRequest('CEP inválido')
   return digits
+}
+
+const UFS = new Set(
+  'AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO'.split(' '),
+)
+
+type AddressInput = NonNullable<CreateCheckoutInput['address']>
+
+/** The buyer's address for a boleto (Mercado Pago registers boletos with it), or a 400. */
+export function buyerAddressOf(address: AddressInput) {
+  const state = address.state.toUpperCase()
+  if (!UFS.has(state)) throw new BadRequest('UF inválida')
+  return {
+    postalCode: postalCodeOf(address.postal_code),
+    street: address.street,
+    number: address.number,
+    neighborhood: address.neighborhood,
+    city: address.city,
+    state,
+  }
 }

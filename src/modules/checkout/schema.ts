@@ -66,6 +66,22 @@ export const CreateCheckoutBody = z.object({
     .max(10)
     .optional()
     .describe("The card holder's address number, required with `card`"),
+  address: z
+    .object({
+      postal_code: z.string().trim().max(10),
+      street: z.string().trim().min(1).max(120),
+      number: z.string().trim().min(1).max(10),
+      neighborhood: z.string().trim().min(1).max(80),
+      city: z.string().trim().min(1).max(80),
+      state: z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z]{2}$/, 'UF: 2 letras'),
+    })
+    .optional()
+    .describe(
+      "The buyer's address, for boleto where the gateway requires it (Mercado Pago: a 400 without it)",
+    ),
 })
 export type CreateCheckoutInput = z.infer<typeof CreateCheckoutBody>
 

@@ -13,7 +13,7 @@ import { commissionFields, planShares, recordShares } from '../ledger/shares.ts'
 import { createOrder, findOrder } from '../orders/service.ts'
 import { barcodeSvgDataUrl } from '../payments/boleto.ts'
 import { openCheck, settleCheck } from '../payments/checks.ts'
-import { type GatewayCharge, GatewayRefused } from '../payments/gateway.ts'
+import { type CreateChargeInput, type GatewayCharge, GatewayRefused } from '../payments/gateway.ts'
 import {
   type ChargeOutcome,
   dropCharge,
@@ -22,7 +22,7 @@ import {
 } from '../payments/order-charge.ts'
 import { pixQrDataUrl } from '../payments/qr.ts'
 import { emitEvent } from '../webhooks/service.ts'
-import { cardDataOf, postalCodeOf } from './card.ts'
+import { buyerAddressOf, cardDataOf, postalCodeOf } from './card.ts'
 import { installmentsOf } from './installments.ts'
 import type { CheckoutOut, CreateCheckoutInput } from './schema.ts'
 import { markConverted } from './sessions.ts'
@@ -60,6 +60,8 @@ export async function createCheckout(
   if (!phone) throw new BadRequest('Telefone inválido')
   const count = installmentCount(product, input)
   const card = cardOf(deps, input)
+  const address =
+    input.payment_method === 'boleto' && input.address ? buyerAddressOf(input.address) : undefined
 
   const now = deps.clock.now()
   const orderId = uuidv7(now.getTime())
@@ -137,6 +139,15 @@ export async function createCheckout(
     await openCheck(tx, deps, { id: orderId, kind: 'charge' })
   })
 
+  const buyer: ChargeBuyer = {
+    name: input.name,
+    email: input.email,
+    document: taxId.value,
+    phone,
+    postalCode: card?.postalCode ?? address?.postalCode,
+    addressNumber: card?.addressNumber ?? address?.number,
+    address,
+  }
   let charge: GatewayCharge
   try {
     charge = await deps.gateway.createCharge({
@@ -144,14 +155,7 @@ export async function createCheckout(
       method: input.payment_method,
       amountCents,
       description: product.name,
-      buyer: {
-        name: input.name,
-        email: input.email,
-        document: taxId.value,
-        phone,
-        postalCode: card?.postalCode,
-        addressNumber: card?.addressNumber,
-      },
+      buyer,
       expiresAt: pixExpiresAt,
       cardToken: card?.token,
       cardData: card?.data,
@@ -204,6 +208,12 @@ export async function createCheckout(
     interest: toBrl(installments.interestCents),
   }
 }
+
+/**
+ * The buyer as the gateway gets it. `address` (a boleto's payer) is read by the Mercado Pago
+ * adapter, which registers boletos with it; the port's buyer does not declare it yet.
+ */
+type ChargeBuyer = CreateChargeInput['buyer'] & { address?: ReturnType<typeof buyerAddressOf> }
 
 /** Installments are a card's, up to what the product allows (recurring: the seed's 12). */
 function installmentCount(

@@ -88,6 +88,12 @@
     $('preco').textContent = plan.price
     $('preco-original').textContent = plan.originalLabel || ''
     const card = selectedMethod() === 'card'
+    const addressFields = $('campos-endereco')
+    if (addressFields) {
+      const boleto = selectedMethod() === 'boleto'
+      addressFields.hidden = !boleto
+      for (const el of addressFields.querySelectorAll('input, select')) el.required = boleto
+    }
     const cardFields = $('campos-cartao')
     if (cardFields) {
       cardFields.hidden = !card
@@ -230,6 +236,16 @@
       if (session) body.session_id = session.id
       if (cfg.coupon) body.coupon_code = cfg.coupon
       if (cfg.affiliateCode) body.affiliate_code = cfg.affiliateCode
+      if (method === 'boleto' && $('campos-endereco')) {
+        body.address = {
+          postal_code: digits(f.boleto_cep.value),
+          street: f.boleto_rua.value.trim(),
+          number: f.boleto_numero.value.trim(),
+          neighborhood: f.boleto_bairro.value.trim(),
+          city: f.boleto_cidade.value.trim(),
+          state: f.boleto_uf.value,
+        }
+      }
       if (method === 'card') {
         Object.assign(body, await cardFieldsOf())
         body.installments = Number(f.installments.value)
@@ -320,6 +336,10 @@
       `${l.slice(0, 5)}.${l.slice(5, 10)} ${l.slice(10, 15)}.${l.slice(15, 21)} ${l.slice(21, 26)}.${l.slice(26, 32)} ${l[32]} ${l.slice(33)}`
     $('boleto-vencimento').textContent = result.boleto.due_date.split('-').reverse().join('/')
     if (result.boleto.barcode_image) $('boleto-barras').src = result.boleto.barcode_image
+    // The gateway's printable boleto, when it has one (an https page of the gateway).
+    const url = result.boleto.url
+    $('boleto-pdf').hidden = !(url && /^https?:\/\//.test(url))
+    if (!$('boleto-pdf').hidden) $('boleto-url').href = url
     $('boleto').focus()
   }
 

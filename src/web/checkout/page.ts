@@ -36,6 +36,8 @@ export interface CheckoutView {
   tokenizeUrl: string | null
   /** How this gateway takes a card: test tokens, a browser script, or the card data itself. */
   cardEntry: CardEntry
+  /** The gateway registers boletos with the payer's address (Mercado Pago): ask for it. */
+  boletoAddress: boolean
 }
 
 const INTERVAL = { month: '/mês', year: '/ano' } as Record<string, string>
@@ -132,6 +134,7 @@ export function checkoutPage(view: CheckoutView): string {
     )}
   </fieldset>
   ${methods.includes('card') ? cardFields(choices(total), cardEntry) : ''}
+  ${methods.includes('boleto') && view.boletoAddress ? addressFields() : ''}
   <p id="erro-geral" class="alerta" role="alert" tabindex="-1" hidden></p>
   <button id="pagar" type="submit">${BUTTON[methods[0]!]}</button>
   <p class="muted">Pagamento processado com segurança. ${
@@ -156,6 +159,7 @@ export function checkoutPage(view: CheckoutView): string {
   <label for="boleto-linha">Linha digitável</label>
   <textarea id="boleto-linha" rows="2" readonly></textarea>
   <p>Vencimento: <strong id="boleto-vencimento"></strong>. A compensação leva até 3 dias úteis.</p>
+  <p id="boleto-pdf" hidden><a id="boleto-url" target="_blank" rel="noopener noreferrer">Abrir o boleto para imprimir</a></p>
 </section>
 <section id="expirado" class="card" hidden tabindex="-1" aria-labelledby="expirado-titulo">
   <h2 id="expirado-titulo">O prazo para pagamento terminou</h2>
@@ -172,6 +176,30 @@ function field(name: string, label: string, value: string, attrs: Safe): Safe {
   return html`<div><label for="${name}">${label}</label>
     <input id="${name}" name="${name}" ${attrs} required value="${value}" aria-describedby="erro-${name}">
     <p id="erro-${name}" class="erro" aria-live="polite"></p></div>`
+}
+
+const UFS =
+  'AC AL AP AM BA CE DF ES GO MA MT MS MG PA PB PR PE PI RJ RN RS RO RR SC SP SE TO'.split(' ')
+
+/** The payer's address, for gateways that register a boleto with it. */
+function addressFields(): Safe {
+  const input = (name: string, label: string, attrs: Safe = html``) =>
+    html`<div><label for="${name}">${label}</label><input id="${name}" name="${name}" ${attrs}></div>`
+  return html`<fieldset id="campos-endereco" hidden><legend>Endereço para o boleto</legend>
+    <div class="grid2">
+      ${input('boleto_cep', 'CEP', html`inputmode="numeric" autocomplete="postal-code" placeholder="01310-100"`)}
+      ${input('boleto_numero', 'Número', html`autocomplete="off"`)}
+    </div>
+    ${input('boleto_rua', 'Rua', html`autocomplete="address-line1"`)}
+    ${input('boleto_bairro', 'Bairro', html`autocomplete="off"`)}
+    <div class="grid2">
+      ${input('boleto_cidade', 'Cidade', html`autocomplete="address-level2"`)}
+      <div><label for="boleto_uf">UF</label>
+        <select id="boleto_uf" name="boleto_uf" autocomplete="address-level1"><option value=""></option>${UFS.map(
+          (uf) => html`<option>${uf}</option>`,
+        )}</select></div>
+    </div>
+  </fieldset>`
 }
 
 const BUTTON = { pix: 'Gerar PIX', card: 'Pagar com cartão', boleto: 'Gerar boleto' } as const

@@ -26,6 +26,9 @@ const REF = /^[\w-]{1,64}$/
 const SLUG = /^[a-z0-9-]{3,64}$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** Gateways that register a boleto with the payer's address (docs/gateways/mercadopago.md). */
+const BOLETO_ADDRESS_GATEWAYS = new Set(['mercadopago'])
+
 /** The active product behind a slug; an impossible slug is simply not found. */
 const productBySlug = async (db: Executor, slug: string) =>
   SLUG.test(slug) ? findBySlug(db, slug) : null
@@ -109,6 +112,7 @@ export const checkoutPages: RouteModule = (app, deps) => {
             : null,
           tokenizeUrl: deps.config.paymentGateway === 'sandbox' ? '/sandbox/card-tokens' : null,
           cardEntry,
+          boletoAddress: BOLETO_ADDRESS_GATEWAYS.has(deps.gateway.name),
         }),
       )
     },
