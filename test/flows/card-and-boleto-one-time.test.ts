@@ -232,6 +232,13 @@ describe(`checkout of a one-time product with card and boleto (${engine})`, () =
       affiliate_commission_cents: 1000,
     })
     expect((await chargeRow(res.body.order_id)).amount_cents).toBe(10_605)
+    const read = await svc.api('GET', `/api/v1/orders/${res.body.order_id}`, { key })
+    expect(read.body.data).toMatchObject({
+      amount: 106.05,
+      installments: 3,
+      interest: 6.05,
+      affiliate_commission: 10,
+    })
     expect((await bookSum(svc.deps.db, 'platform_revenue')) - revenueBefore).toBe(605)
     const after = await balance()
     expect(after.paid_total - before.paid_total).toBeCloseTo(100, 2)

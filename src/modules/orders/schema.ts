@@ -27,6 +27,10 @@ export const OrderOut = z.object({
   affiliate_commission: z.number().nullable(),
   refunded_at: z.string().nullable(),
   subscription_id: z.string().nullable(),
+  installments: z.number().describe('Card installments (1 for PIX and boleto)'),
+  interest: z
+    .number()
+    .describe("The buyer's installment interest inside `amount` (the platform's; 0 when none)"),
 })
 export type OrderOut = z.infer<typeof OrderOut>
 

@@ -29,6 +29,8 @@ export function orderOut(row: OrderRow): OrderOut {
       row.affiliate_commission_cents === null ? null : toBrl(row.affiliate_commission_cents),
     refunded_at: iso(row.refunded_at),
     subscription_id: row.subscription_id,
+    installments: row.installments,
+    interest: toBrl(row.interest_cents),
   }
 }
 
