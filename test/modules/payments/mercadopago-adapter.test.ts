@@ -361,6 +361,18 @@ describe('refunds', () => {
     })
   })
 
+  it('a refund whose answer was lost is found by the lookup, and its retry is the same refund', async () => {
+    const { created } = await paidCard(4000)
+    const id = created.gatewayChargeId
+    const asked = { reference: `refund-lost-${id}`, gatewayChargeId: id, amountCents: 4000 }
+    mp.loseNextAnswer({ method: 'POST', path: `/v1/payments/${id}/refunds` })
+    await expect(gateway.refund(asked)).rejects.not.toBeInstanceOf(GatewayRefused)
+    const found = await gateway.getRefund(asked)
+    expect(found).toMatchObject({ status: 'completed' })
+    expect(await gateway.refund(asked)).toEqual(found)
+    expect(mp.payment(id).refunds).toHaveLength(1)
+  })
+
   it('does not guess which of several refunds is ours', async () => {
     const { created } = await paidCard()
     const id = created.gatewayChargeId
