@@ -4,7 +4,8 @@
 // would. Payers, banks and card networks act through the fake's controls.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseDigitableLine } from '../../src/modules/payments/boleto.ts'
-import { type FakeAsaas, startFakeAsaas } from '../fakes/asaas.ts'
+import { parsePixCopyPaste } from '../../src/modules/payments/brcode.ts'
+import { DECLINED_CARDS, type FakeAsaas, startFakeAsaas } from '../fakes/asaas.ts'
 import { type Creator, signupCreator } from '../setup/actors.ts'
 import {
   ADMIN,
@@ -24,6 +25,9 @@ import {
 } from '../setup/service.ts'
 
 const TOKEN = 'asaas-webhook-token-journey'
+/** Any generated card is approved by Asaas' sandbox (and the fake); its documented 4444…4444
+ * fails the Luhn check the checkout makes before anything reaches a gateway. */
+const APPROVED_CARD = '4111111111111111'
 const SCOPES = ['write:products', 'read:orders', 'refunds:create', 'read:refunds']
 
 let fake: FakeAsaas
@@ -92,7 +96,8 @@ describe(`Asaas: PIX and boleto (${engine})`, () => {
     expect(created.body).toMatchObject({ status: 'pending', payment_method: 'pix' })
     const payment = fake.payment(created.body.charge_id)!
     expect(payment).toMatchObject({ externalReference: created.body.order_id, value: 100 })
-    expect(created.body.pix.copy_paste).toContain('BR.GOV.BCB.PIX')
+    const code = parsePixCopyPaste(created.body.pix.copy_paste)
+    expect(code).toMatchObject({ crcValid: true, fields: { '54': '100.00' } })
     fake.pay(created.body.charge_id)
     await fake.webhooks.whenIdle()
     expect(await statusOf(created.body.order_id)).toBe('paid')
@@ -112,6 +117,94 @@ describe(`Asaas: PIX and boleto (${engine})`, () => {
     fake.pay(created.body.charge_id)
     await fake.webhooks.whenIdle()
     expect(await statusOf(created.body.order_id)).toBe('paid')
+  })
+})
+
+describe(`Asaas: card (${engine})`, () => {
+  const cardProduct = (price = 300) =>
+    product(price, { payment_methods: ['pix', 'card'], max_installments: 12 })
+  const withCard = (productId: string, number: string, extra: Record<string, unknown> = {}) =>
+    checkout(svc.api, productId, {
+      payment_method: 'card',
+      card: {
+        holder_name: 'BEATRIZ C',
+        number,
+        expiry_month: '12',
+        expiry_year: '2035',
+        cvv: '123',
+      },
+      postal_code: '01310-100',
+      address_number: '1000',
+      ...extra,
+    })
+  const paymentsOf = (orderId: string) =>
+    fake.payments().filter((p) => p.externalReference === orderId)
+
+  it('approved: paid at once, with the holder data and the buyer IP Asaas asks for', async () => {
+    const created = await withCard(await cardProduct(), APPROVED_CARD)
+    expect(created.status).toBe(201)
+    expect(created.body).toMatchObject({
+      status: 'paid',
+      card: { status: 'approved', last4: '1111' },
+    })
+    expect(await statusOf(created.body.order_id)).toBe('paid')
+    const sent = fake.requests.filter((r) => r.method === 'POST' && r.path === '/payments').at(-1)!
+    expect(sent.body).toMatchObject({
+      billingType: 'CREDIT_CARD',
+      externalReference: created.body.order_id,
+      creditCard: { number: '************1111', ccv: '***' },
+      creditCardHolderInfo: { postalCode: '01310100', addressNumber: '1000' },
+      remoteIp: expect.any(String),
+    })
+  })
+
+  it("declined: 402 with Asaas' reason, the order failed, nothing kept at Asaas", async () => {
+    const email = `recusado-${Date.now()}@example.com`
+    const created = await withCard(await cardProduct(), DECLINED_CARDS[1]!, { email })
+    expect(created.status).toBe(402)
+    expect(created.body.error).toBe('Cartão recusado')
+    expect(created.body.details[0].message).toMatch(/não autorizada/)
+    const orders = await svc.deps.db
+      .selectFrom('orders')
+      .select(['id', 'status'])
+      .where('buyer_email', '=', email)
+      .execute()
+    expect(orders.map((o) => o.status)).toEqual(['failed'])
+    expect(paymentsOf(orders[0]!.id)).toEqual([])
+  })
+
+  it('installments: one Asaas payment per installment, one paid order of the whole amount', async () => {
+    const created = await withCard(await cardProduct(300), APPROVED_CARD, { installments: 3 })
+    expect(created.status).toBe(201)
+    expect(created.body).toMatchObject({ status: 'paid', installments: 3, amount: 300 })
+    const payments = paymentsOf(created.body.order_id)
+    expect(payments.map((p) => p.value)).toEqual([100, 100, 100])
+    expect(payments.every((p) => p.status === 'CONFIRMED')).toBe(true)
+  })
+
+  it('refund of an installment purchase returns every installment at Asaas', async () => {
+    const created = await withCard(await cardProduct(300), APPROVED_CARD, { installments: 3 })
+    const orderId = created.body.order_id as string
+    const asked = await svc.api('POST', `/api/v1/orders/${orderId}/refund`, {
+      key,
+      body: { reason: 'Arrependimento' },
+    })
+    expect(asked.status).toBe(201)
+    await eventually(async () => {
+      await svc.workers!.runOnce()
+      const refund = await svc.api('GET', `/api/v1/refunds/${asked.body.data.id}`, { key })
+      return refund.body.data.status === 'completed'
+    })
+    expect(paymentsOf(orderId).map((p) => p.status)).toEqual(['REFUNDED', 'REFUNDED', 'REFUNDED'])
+    await fake.webhooks.whenIdle()
+    expect(await statusOf(orderId)).toBe('refunded')
+  })
+
+  it('chargeback: the cardholder disputes, the webhook read back charges the order back', async () => {
+    const created = await withCard(await cardProduct(), APPROVED_CARD)
+    fake.chargeback(created.body.charge_id)
+    await fake.webhooks.whenIdle()
+    expect(await statusOf(created.body.order_id)).toBe('chargeback')
   })
 })
 
@@ -141,15 +234,31 @@ describe(`Asaas: callbacks forged, repeated, concurrent, lost (${engine})`, () =
   it('a lost callback: reconciliation reads the payment at Asaas and settles the order', async () => {
     const created = await checkout(svc.api, await product())
     fake.webhooks.pause()
-    fake.pay(created.body.charge_id)
-    expect(await statusOf(created.body.order_id)).toBe('pending')
-    await eventually(async () => {
+    try {
+      fake.pay(created.body.charge_id)
       await svc.workers!.runOnce()
-      return (await statusOf(created.body.order_id)) === 'paid'
-    })
-    fake.webhooks.resume()
+      expect(await statusOf(created.body.order_id)).toBe('pending')
+      // Pending charges are looked up at the gateway a few minutes on.
+      await svc.deps.clock.advance(6 * 60_000)
+      await eventually(async () => {
+        await svc.workers!.runOnce()
+        return (await statusOf(created.body.order_id)) === 'paid'
+      })
+    } finally {
+      fake.webhooks.resume()
+    }
     await fake.webhooks.whenIdle()
     expect(await statusOf(created.body.order_id)).toBe('paid')
+  })
+
+  it("Vitrine's own PIX expiry removes the charge at Asaas (whose QR would live 12 months)", async () => {
+    const created = await checkout(svc.api, await product())
+    await svc.deps.clock.advance(31 * 60_000)
+    await eventually(async () => {
+      await svc.workers!.runOnce()
+      return (await statusOf(created.body.order_id)) === 'expired'
+    })
+    expect(fake.payment(created.body.charge_id)).toMatchObject({ deleted: true })
   })
 })
 
@@ -188,7 +297,7 @@ describe(`Asaas: payouts (${engine})`, () => {
   }
 
   const withdrawalOf = async (id: string) =>
-    (await svc.api('GET', '/api/withdrawals', { session: creator.session })).body.find(
+    (await svc.api('GET', '/api/withdrawals', { session: creator.session })).body.data.find(
       (w: { id: string }) => w.id === id,
     )
 
@@ -196,6 +305,42 @@ describe(`Asaas: payouts (${engine})`, () => {
     const { id, transferId } = await paidWithdrawal(50)
     expect((await withdrawalOf(id)).status).toBe('approved')
     fake.completeTransfer(transferId)
+    await fake.webhooks.whenIdle()
+    expect((await withdrawalOf(id)).status).toBe('paid')
+  })
+
+  it("Asaas' withdrawal validation: our started transfer approved, anything else refused", async () => {
+    const { transferId } = await paidWithdrawal(30)
+    // As Asaas posts it 5 s after the transfer (the fake does not model this webhook).
+    const transfer = {
+      ...fake.transfer(transferId)!,
+      bankAccount: { pixAddressKey: '52998224725' },
+    }
+    const ask = (body: unknown, token?: string) =>
+      svc.api('POST', '/api/payouts/asaas/authorization', {
+        body,
+        headers: token === undefined ? {} : { 'asaas-access-token': token },
+      })
+    expect((await ask({ type: 'TRANSFER', transfer }, TOKEN)).body).toEqual({ status: 'APPROVED' })
+    expect((await ask({ type: 'TRANSFER', transfer })).status).toBe(401)
+    expect((await ask({ type: 'TRANSFER', transfer }, 'not-the-token')).status).toBe(401)
+    const other = { ...transfer, value: 3000 }
+    expect((await ask({ type: 'TRANSFER', transfer: other }, TOKEN)).body).toEqual({
+      status: 'REFUSED',
+      refuseReason: 'O valor difere do saque.',
+    })
+  })
+
+  it('a lost answer to the transfer: paying again finds it at Asaas, one transfer only', async () => {
+    await paidPixOrder(60)
+    const id = (await withdraw(svc.api, creator, 60)).body.withdrawal_id as string
+    await review(svc.api, admin, id, 'approve')
+    fake.loseNextResponse({ method: 'POST', path: '/transfers' })
+    expect((await review(svc.api, admin, id, 'pay')).status).toBe(502)
+    expect((await review(svc.api, admin, id, 'pay')).status).toBe(200)
+    const transfers = fake.transfers().filter((t) => t.externalReference === id)
+    expect(transfers).toHaveLength(1)
+    fake.completeTransfer(transfers[0]!.id as string)
     await fake.webhooks.whenIdle()
     expect((await withdrawalOf(id)).status).toBe('paid')
   })

@@ -7,17 +7,28 @@ import { type Tx, withTx } from '../../kit/db.ts'
 import type { OrderStatus } from '../../kit/db-schema.ts'
 import { lockOrder, setExpiry } from '../orders/service.ts'
 import { endOfDueDate } from './boleto.ts'
+import { followCharge } from './charge-lookups.ts'
 import { chargeOfOrder } from './charges.ts'
 import { openCheck, settleCheck } from './checks.ts'
 import { confirmPayment } from './confirm.ts'
 import { failOrder } from './expire.ts'
-import type { ChargeRef, ClosedChargeStatus, GatewayCharge } from './gateway.ts'
+import {
+  type ChargeRef,
+  type ClosedChargeStatus,
+  type GatewayCharge,
+  GatewayRefused,
+} from './gateway.ts'
 import { recordCharge } from './service.ts'
 
 type Ctx = Pick<Deps, 'clock' | 'config'>
 
-/** Recorded (now or earlier) with the order's status after it, or an orphan to cancel. */
-export type ChargeOutcome = { kind: 'recorded'; status: OrderStatus } | { kind: 'orphan' }
+/**
+ * Recorded (now or earlier) with the order's status after it, or an orphan to cancel. A charge
+ * recorded pending is followed at the gateway from `lookAt` on (charge-lookups.ts).
+ */
+export type ChargeOutcome =
+  | { kind: 'recorded'; status: OrderStatus; lookAt?: Date }
+  | { kind: 'orphan' }
 
 export async function recordOrderCharge(
   tx: Tx,
@@ -34,26 +45,33 @@ export async function recordOrderCharge(
     return same ? { kind: 'recorded', status: order.status } : { kind: 'orphan' }
   }
   if (order.status !== 'pending') return { kind: 'orphan' }
-  await recordCharge(tx, ctx, {
+  const recorded = await recordCharge(tx, ctx, {
     orderId: order.id,
     gateway: input.gateway,
     charge,
     method: order.payment_method,
     amountCents: order.amount_cents,
   })
-  await settleCheck(tx, ctx, order.id, `charge recorded (${charge.status})`)
   if (charge.status === 'paid') {
+    await settleCheck(tx, ctx, order.id, `charge recorded (${charge.status})`)
     await confirmPayment(tx, ctx, order.id)
     return { kind: 'recorded', status: 'paid' }
   }
   if (charge.status !== 'pending') {
+    await settleCheck(tx, ctx, order.id, `charge recorded (${charge.status})`)
     await failOrder(tx, ctx, order.id)
     return { kind: 'recorded', status: 'failed' }
   }
   const expiresAt =
     charge.pix?.expiresAt ?? (charge.boleto ? endOfDueDate(charge.boleto.dueDate) : null)
   if (expiresAt) await setExpiry(tx, order.id, expiresAt)
-  return { kind: 'recorded', status: 'pending' }
+  // Its callback may never come: the order's check now follows the charge at the gateway.
+  const lookAt = await followCharge(tx, ctx, {
+    orderId: order.id,
+    charge: recorded,
+    expiresAt: expiresAt ?? order.expires_at,
+  })
+  return { kind: 'recorded', status: 'pending', lookAt }
 }
 
 /** A pending order the gateway holds no charge for ends failed; false when that is not so. */
@@ -63,16 +81,26 @@ export async function failUnchargedOrder(tx: Tx, ctx: Pick<Deps, 'clock'>, order
   return failOrder(tx, ctx, orderId)
 }
 
-/** Null when the gateway's answer is unknown (the caller leaves it to reconciliation). */
+/**
+ * Where the charge ended; `refused` when the gateway answered it would not cancel it (a person
+ * looks: logged); null when the answer is unknown (the caller leaves it to reconciliation).
+ */
 export async function cancelAtGateway(
   deps: Pick<Deps, 'gateway' | 'log'>,
   ref: ChargeRef,
-): Promise<ClosedChargeStatus | null> {
+): Promise<ClosedChargeStatus | { refused: string } | null> {
   try {
     const status = await deps.gateway.cancelCharge(ref)
     deps.log.warn({ ...ref, status }, 'charge that no order takes canceled at the gateway')
     return status
   } catch (error) {
+    if (error instanceof GatewayRefused) {
+      deps.log.error(
+        { ...ref, reason: error.reason },
+        'gateway refused to cancel a charge without an order',
+      )
+      return { refused: error.reason }
+    }
     deps.log.error({ err: error, ...ref }, 'cancel of a charge without an order: answer unknown')
     return null
   }
@@ -82,14 +110,18 @@ export async function cancelAtGateway(
  * A charge no order will take (our side failed after the gateway charged, or the order closed
  * meanwhile): canceled at the gateway, outside any transaction, then the order ends failed if
  * it still waits (its coupon goes back). When the cancel's answer is unknown, the order's check
- * stays open and reconciliation cancels it. Returns whether the gateway confirmed.
+ * stays open and reconciliation cancels it; a refused cancel is not asked again (its reason is
+ * logged for a person). Returns whether the gateway confirmed.
  */
 export async function dropCharge(deps: Deps, ref: ChargeRef): Promise<boolean> {
   const closed = await cancelAtGateway(deps, ref)
   await withTx(deps.db, async (tx) => {
     await failUnchargedOrder(tx, deps, ref.reference)
-    if (closed) await settleCheck(tx, deps, ref.reference, `charge canceled (${closed})`)
-    else await openCheck(tx, deps, { id: ref.reference, kind: 'charge', afterMs: 0 })
+    if (closed === null)
+      await openCheck(tx, deps, { id: ref.reference, kind: 'charge', afterMs: 0 })
+    else if (typeof closed === 'object')
+      await settleCheck(tx, deps, ref.reference, `cancel refused by the gateway: ${closed.refused}`)
+    else await settleCheck(tx, deps, ref.reference, `charge canceled (${closed})`)
   })
-  return closed !== null
+  return typeof closed === 'string'
 }

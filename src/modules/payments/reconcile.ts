@@ -1,9 +1,12 @@
 // The reconciliation worker: settles the gateway checks (checks.ts) that nobody settled in
-// time by looking our reference up at the gateway: an order's charge, a refund failed while its
-// outcome was unknown, a withdrawal's PIX transfer. Claimed with FOR UPDATE SKIP LOCKED under a
+// time by looking our reference up at the gateway: an order's charge (one whose answer never
+// came, or a pending PIX or boleto whose callback may be lost: charge-lookups.ts), a refund
+// failed while its outcome was unknown, a withdrawal's PIX transfer. Claimed with FOR UPDATE SKIP LOCKED under a
 // lease, so any number of worker processes share the work; each look is idempotent, so a look
 // repeated after a crash changes nothing. An unknown answer is looked up again with doubling
-// waits (at most hourly) for as long as it takes, and logged for a person after a while.
+// waits (at most hourly) for as long as it takes, and logged for a person after a while; a
+// known refusal (GatewayRefused) is never asked again: the check settles with the gateway's
+// reason, logged for a person.
 import type { Deps } from '../../deps.ts'
 import { withTx } from '../../kit/db.ts'
 import type { GatewayCheckKind } from '../../kit/db-schema.ts'
@@ -11,8 +14,10 @@ import { backoffMs, handleDue, startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
 import { reconcileTransfer } from '../payouts/withdrawals.ts'
 import { lookUpFailedRefund } from '../refunds/jobs.ts'
+import { lookUpPendingCharge } from './charge-lookups.ts'
 import { chargeOfOrder } from './charges.ts'
 import { type CheckVerdict, settleCheck } from './checks.ts'
+import { GatewayRefused } from './gateway.ts'
 import { failUnchargedOrder, recordOrderCharge } from './order-charge.ts'
 import { paymentsRepo as repo } from './repo.ts'
 
@@ -31,12 +36,15 @@ const LOOKUPS: Record<GatewayCheckKind, (deps: Deps, id: string) => Promise<Chec
 }
 
 /**
- * An order whose charge answer never reached us. Pending: the gateway's charge is recorded and
- * the order follows it (paid, failed, pending); with no charge at the gateway the order fails
- * and its coupon goes back. No longer pending: a charge the gateway holds for it is canceled.
+ * An order's charge. Recorded and the order still pending: looked up until paid or expired
+ * (charge-lookups.ts). Not recorded (its answer never reached us), the order pending: the
+ * gateway's charge is recorded and the order follows it (paid, failed, pending); with no charge
+ * at the gateway the order fails and its coupon goes back. No longer pending: a charge the
+ * gateway holds for it is canceled.
  */
 export async function reconcileCharge(deps: Deps, orderId: string): Promise<CheckVerdict> {
-  if (await chargeOfOrder(deps.db, orderId)) return { settled: 'charge already recorded' }
+  const known = await chargeOfOrder(deps.db, orderId)
+  if (known) return lookUpPendingCharge(deps, orderId, known)
   const found = await deps.gateway.getCharge(orderId)
   if (!found) {
     const failed = await withTx(deps.db, (tx) => failUnchargedOrder(tx, deps, orderId))
@@ -47,7 +55,10 @@ export async function reconcileCharge(deps: Deps, orderId: string): Promise<Chec
   const outcome = await withTx(deps.db, (tx) =>
     recordOrderCharge(tx, deps, { orderId, gateway: deps.gateway.name, charge: found }),
   )
-  if (outcome.kind === 'recorded') return { settled: `charge recorded (${found.status})` }
+  if (outcome.kind === 'recorded') {
+    if (outcome.lookAt) return { again: outcome.lookAt, note: 'charge recorded (pending)' }
+    return { settled: `charge recorded (${found.status})` }
+  }
   if (found.status !== 'pending' && found.status !== 'paid') {
     return { settled: `charge ${found.status} at the gateway: nothing to cancel` }
   }
@@ -64,6 +75,11 @@ async function reconcile(deps: Deps, id: string) {
   try {
     verdict = await LOOKUPS[check.kind](deps, id)
   } catch (error) {
+    if (error instanceof GatewayRefused) {
+      deps.log.error({ id, kind: check.kind, reason: error.reason }, 'gateway refused a look-up')
+      await settleCheck(deps.db, deps, id, `refused by the gateway: ${error.reason}`)
+      return
+    }
     if (check.attempts === ATTENTION_AFTER) {
       deps.log.error({ err: error, id, kind: check.kind }, 'gateway answer still unknown')
     }

@@ -114,6 +114,63 @@ export const paymentsRepo = {
       .execute()
   },
 
+  /** Sets the next look of a reference, opening its check or restarting an open one's count. */
+  scheduleCheck(db: Executor, row: { id: string; kind: GatewayCheckKind; at: Date; now: Date }) {
+    return db
+      .insertInto('gateway_checks')
+      .values({
+        id: row.id,
+        kind: row.kind,
+        status: 'pending',
+        next_attempt_at: row.at,
+        created_at: row.now,
+      })
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({
+          status: 'pending',
+          settled_at: null,
+          next_attempt_at: row.at,
+          attempts: 0,
+        }),
+      )
+      .execute()
+  },
+
+  /** Opens a check due now for a reference that never had one (a settled one stays settled). */
+  openCheckIfNone(db: Executor, row: { id: string; kind: GatewayCheckKind; now: Date }) {
+    return db
+      .insertInto('gateway_checks')
+      .values({
+        id: row.id,
+        kind: row.kind,
+        status: 'pending',
+        next_attempt_at: row.now,
+        created_at: row.now,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute()
+  },
+
+  /**
+   * Pending orders past their expiry, oldest first, except those whose gateway check is waiting
+   * for a later look (an unknown answer backing off): they are not asked again before then.
+   */
+  async dueForExpiry(db: Executor, now: Date, limit: number) {
+    const rows = await db
+      .selectFrom('orders')
+      .leftJoin('gateway_checks as c', (join) =>
+        join.onRef('c.id', '=', 'orders.id').on('c.status', '=', 'pending'),
+      )
+      .select('orders.id')
+      .where('orders.status', '=', 'pending')
+      .where('orders.expires_at', '<=', now)
+      .where((eb) => eb.or([eb('c.id', 'is', null), eb('c.next_attempt_at', '<=', now)]))
+      .orderBy('orders.expires_at')
+      .limit(limit)
+      .execute()
+    return rows.map((r) => r.id)
+  },
+
   settleCheck(db: Executor, id: string, note: string, at: Date) {
     return db
       .updateTable('gateway_checks')

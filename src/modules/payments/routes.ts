@@ -8,13 +8,24 @@ import { recordTransferNotice } from '../payouts/withdrawals.ts'
 import type { CallbackReader, CallbackReading } from './gateway.ts'
 import { applyCallback } from './service.ts'
 
-/** The gateway's reader, or the payout provider's (its transfer notices) when it is another. */
+/**
+ * Who reads the notifications posted to `/callback/{name}`: the gateway's reader, the payout
+ * provider's (its transfer notices), or both in turn when they share the name and the URL
+ * (Asaas takes payments and pays out): what the gateway ignores, the provider reads.
+ */
 function readerFor(deps: Deps, name: string): CallbackReader | null {
-  if (name === deps.gateway.name) return deps.gateway
-  if (name === deps.payouts.name && deps.payouts.readCallback) {
-    return { readCallback: deps.payouts.readCallback.bind(deps.payouts) }
+  const payouts =
+    name === deps.payouts.name && deps.payouts.readCallback
+      ? deps.payouts.readCallback.bind(deps.payouts)
+      : null
+  if (name !== deps.gateway.name) return payouts && { readCallback: payouts }
+  if (!payouts) return deps.gateway
+  return {
+    async readCallback(request) {
+      const reading = await deps.gateway.readCallback(request)
+      return reading?.kind === 'ignored' ? payouts(request) : reading
+    },
   }
-  return null
 }
 
 async function applyReading(deps: Deps, reading: CallbackReading): Promise<string> {

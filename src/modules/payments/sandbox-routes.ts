@@ -16,7 +16,18 @@ const ChargeParams = z.object({ charge_id: z.string().min(1).max(100) })
 const CallbackOut = z.object({
   charge_id: z.string(),
   order_id: z.string(),
-  callback_status: z.number(),
+  callback_status: z
+    .number()
+    .nullable()
+    .describe("The service's answer to the callback; null with `notify=false`"),
+})
+const ControlQuery = z.object({
+  notify: z
+    .enum(['true', 'false'])
+    .default('true')
+    .describe(
+      '`false`: the sandbox changes its own books but the callback is lost on its way (the service learns it only by looking the charge up: reconciliation)',
+    ),
 })
 
 const CONTROLS: Record<string, { type: SandboxEventType; operationId: string; summary: string }> = {
@@ -46,13 +57,15 @@ export const sandboxRoutes: RouteModule = (app, deps) => {
           tags,
           operationId,
           summary,
-          description: `Makes the sandbox gateway send its signed \`${type}\` callback to the service.`,
+          description: `Makes the sandbox gateway send its signed \`${type}\` callback to the service; with \`notify=false\` the callback is lost (a lost notification, which reconciliation must make up for).`,
           params: ChargeParams,
+          querystring: ControlQuery,
           response: { 200: CallbackOut },
         },
       },
       async (request) => {
-        const sent = await sendSandboxCallback(deps, request.params.charge_id, type)
+        const notify = request.query.notify === 'true'
+        const sent = await sendSandboxCallback(deps, request.params.charge_id, type, { notify })
         if (!sent) throw new NotFound('Cobrança não encontrada')
         return {
           charge_id: request.params.charge_id,

@@ -10,7 +10,7 @@ import { type Executor, type Tx, withTx } from '../../kit/db.ts'
 import { AppError, BadRequest, Conflict, NotFound } from '../../kit/errors.ts'
 import { pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
-import { uuidv7 } from '../../kit/ids.ts'
+import { isUuid, uuidv7 } from '../../kit/ids.ts'
 import { toBrl, toCents } from '../../kit/money.ts'
 import { accountOwner, findUser } from '../accounts/service.ts'
 import { queueEmail } from '../email/service.ts'
@@ -346,6 +346,8 @@ export async function reconcileTransfer(deps: Deps, id: string): Promise<CheckVe
 
 /** A provider's notification about a withdrawal's transfer, read back: recorded like the answer. */
 export async function recordTransferNotice(deps: Deps, id: string, result: PixTransferResult) {
+  // A transfer made outside Vitrine (in the provider's own panel) has no withdrawal id.
+  if (!isUuid(id)) return 'unknown_withdrawal'
   const row = await repo.findById(deps.db, id)
   if (!row) return 'unknown_withdrawal'
   const recorded = await withTx(deps.db, (tx) => recordTransfer(tx, deps, id, result))

@@ -16,9 +16,10 @@ import { queueEmail } from '../email/service.ts'
 import { renewalChargeEmail, subscriptionPastDueEmail } from '../email/templates.ts'
 import { cancelShares, commissionFields, planShares, recordShares } from '../ledger/shares.ts'
 import { createOrder, findOrder, lockOrder, markFailed } from '../orders/service.ts'
+import { followCharge } from '../payments/charge-lookups.ts'
 import { chargeOfOrder } from '../payments/charges.ts'
 import { confirmPayment } from '../payments/confirm.ts'
-import type { GatewayCharge } from '../payments/gateway.ts'
+import { type GatewayCharge, GatewayRefused } from '../payments/gateway.ts'
 import { dropCharge } from '../payments/order-charge.ts'
 import { recordCharge } from '../payments/service.ts'
 import { emitEvent } from '../webhooks/service.ts'
@@ -164,20 +165,35 @@ export async function chargeRenewal(deps: Deps, orderId: string) {
   if (order.status !== 'pending' || sub.renewal_order_id !== order.id) return
   if (await chargeOfOrder(deps.db, order.id)) return
   const product = await findProductById(deps.db, order.product_id)
-  const charge = await deps.gateway.createCharge({
-    reference: order.id,
-    method: order.payment_method,
-    amountCents: order.amount_cents,
-    description: product?.name ?? 'Assinatura',
-    buyer: {
-      name: order.buyer_name,
-      email: order.buyer_email,
-      document: order.buyer_document,
-      phone: order.buyer_phone,
-    },
-    expiresAt: order.expires_at!,
-    savedCard: sub.card_reference ?? undefined,
-  })
+  let charge: GatewayCharge
+  try {
+    charge = await deps.gateway.createCharge({
+      reference: order.id,
+      method: order.payment_method,
+      amountCents: order.amount_cents,
+      description: product?.name ?? 'Assinatura',
+      buyer: {
+        name: order.buyer_name,
+        email: order.buyer_email,
+        document: order.buyer_document,
+        phone: order.buyer_phone,
+      },
+      expiresAt: order.expires_at!,
+      savedCard: sub.card_reference ?? undefined,
+    })
+  } catch (error) {
+    if (!(error instanceof GatewayRefused)) throw error
+    // The gateway did nothing and said why (a card it will not charge, a document it refuses):
+    // the renewal fails like a declined card, tried again the next day, never in a loop.
+    deps.log.warn({ orderId, reason: error.reason }, 'renewal charge refused by the gateway')
+    await withTx(deps.db, async (tx) => {
+      const current = (await lockOrder(tx, order.id))!
+      const locked = (await repo.findForUpdate(tx, sub.id))!
+      if (locked.renewal_order_id !== order.id || current.status !== 'pending') return
+      await cardDeclined(tx, deps, locked, order.id)
+    })
+    return
+  }
   const recorded = await withTx(deps.db, async (tx) => {
     // The order before the subscription: the global lock order (no charge row exists yet).
     const current = (await lockOrder(tx, order.id))!
@@ -186,7 +202,7 @@ export async function chargeRenewal(deps: Deps, orderId: string) {
     if (await chargeOfOrder(tx, order.id)) return true
     // Canceled while the gateway answered: the order expired, nothing may be recorded for it.
     if (locked.renewal_order_id !== order.id || current.status !== 'pending') return false
-    await recordCharge(tx, deps, {
+    const row = await recordCharge(tx, deps, {
       orderId: order.id,
       gateway: deps.gateway.name,
       charge,
@@ -199,6 +215,8 @@ export async function chargeRenewal(deps: Deps, orderId: string) {
       // Declined (or already closed at the gateway): this order will not be paid.
       await cardDeclined(tx, deps, locked, order.id)
     } else {
+      // Its callback may be lost: the charge is looked up at the gateway until paid or expired.
+      await followCharge(tx, deps, { orderId: order.id, charge: row, expiresAt: order.expires_at })
       await repo.update(tx, sub.id, { next_action_at: nextCheck(deps, locked) })
       await queueEmail(tx, deps, {
         to: order.buyer_email,
@@ -226,7 +244,10 @@ export async function chargeRenewal(deps: Deps, orderId: string) {
 const boletoOf = (charge: GatewayCharge) =>
   charge.boleto && { digitableLine: charge.boleto.digitableLine, dueDate: charge.boleto.dueDate }
 
-/** A declined renewal card: the order fails, the subscription is past due, retried daily. */
+/**
+ * A declined renewal card (or a renewal charge the gateway refused): the order fails, the
+ * subscription is past due, retried daily.
+ */
 async function cardDeclined(tx: Tx, deps: Deps, sub: SubscriptionRow, orderId: string) {
   const now = deps.clock.now()
   const order = await markFailed(tx, orderId, now)

@@ -1,16 +1,24 @@
 // The sandbox's PIX transfers (payouts): each reference is paid once and its answer kept, like
 // a real gateway's idempotency key. Test keys: an e-mail at `@recusada.example` is refused by
-// the bank; one at `@instavel.example` loses the first call's answer (sandbox-faults.ts), so
-// the unknown-answer paths (pay again, reconciliation) can be exercised.
+// the bank; one at `@processando.example` stays in the bank's hands (`pending`) for 10 minutes
+// of the sandbox clock, then is done, as a real transfer awaiting the bank; one at
+// `@instavel.example` loses the first call's answer (sandbox-faults.ts), so the unknown-answer
+// paths (pay again, reconciliation) can be exercised.
 import { uuidv7 } from '../../../kit/ids.ts'
 import type { PayoutProvider, PixTransferInput, PixTransferResult } from '../../payouts/provider.ts'
 import type { SandboxDeps } from './sandbox.ts'
 import { loseFirstAnswer } from './sandbox-faults.ts'
 
 export const SANDBOX_REFUSED_KEY_DOMAIN = '@recusada.example'
+export const SANDBOX_SLOW_KEY_DOMAIN = '@processando.example'
 const REFUSED = 'A chave Pix não pertence a uma conta ativa no banco de destino'
+/** How long the sandbox's bank takes with a transfer to a slow key. */
+export const SANDBOX_SLOW_TRANSFER_MS = 10 * 60_000
 
-/** The sandbox's payouts: the bank answers at once, done or refused. */
+const atDomain = (input: Pick<PixTransferInput, 'pixKey' | 'pixKeyType'>, domain: string) =>
+  input.pixKeyType === 'email' && input.pixKey.endsWith(domain)
+
+/** The sandbox's payouts: the bank answers at once (done or refused), or later (slow keys). */
 export function createSandboxPayouts(deps: Pick<SandboxDeps, 'db' | 'clock'>): PayoutProvider {
   return {
     name: 'sandbox',
@@ -24,7 +32,8 @@ async function transferSandboxPix(
   deps: Pick<SandboxDeps, 'db' | 'clock'>,
   input: PixTransferInput,
 ): Promise<PixTransferResult> {
-  const refused = input.pixKeyType === 'email' && input.pixKey.endsWith(SANDBOX_REFUSED_KEY_DOMAIN)
+  const refused = atDomain(input, SANDBOX_REFUSED_KEY_DOMAIN)
+  const slow = atDomain(input, SANDBOX_SLOW_KEY_DOMAIN)
   const now = deps.clock.now()
   await deps.db
     .insertInto('sandbox_transfers')
@@ -36,6 +45,7 @@ async function transferSandboxPix(
       amount_cents: input.amountCents,
       status: refused ? 'failed' : 'completed',
       failure_reason: refused ? REFUSED : null,
+      settles_at: slow ? new Date(now.getTime() + SANDBOX_SLOW_TRANSFER_MS) : null,
       created_at: now,
     })
     .onConflict((oc) => oc.column('reference').doNothing())
@@ -46,7 +56,7 @@ async function transferSandboxPix(
 
 /** The transfer made for a withdrawal, or null when the sandbox never made one. */
 async function findSandboxTransfer(
-  deps: Pick<SandboxDeps, 'db'>,
+  deps: Pick<SandboxDeps, 'db' | 'clock'>,
   reference: string,
 ): Promise<PixTransferResult | null> {
   const stored = await deps.db
@@ -55,6 +65,9 @@ async function findSandboxTransfer(
     .where('reference', '=', reference)
     .executeTakeFirst()
   if (!stored) return null
+  if (stored.settles_at && deps.clock.now() < stored.settles_at) {
+    return { status: 'pending', gatewayTransferId: stored.id, failureReason: null }
+  }
   return {
     status: stored.status,
     gatewayTransferId: stored.status === 'completed' ? stored.id : null,

@@ -6,7 +6,6 @@ import { NotFound, Unauthorized } from '../../../../kit/errors.ts'
 import type { RouteModule } from '../../../../routes.ts'
 import { decideTransferAuthorization } from './authorization.ts'
 import { ASAAS_TOKEN_HEADER } from './callback.ts'
-import type { AsaasSettings } from './client.ts'
 
 const answer = z.union([
   z.object({ status: z.literal('APPROVED') }),
@@ -30,7 +29,7 @@ export const asaasAuthorizationRoutes: RouteModule = (app, deps) => {
       },
     },
     async (request) => {
-      const settings = (deps.config as { asaas?: AsaasSettings | null }).asaas
+      const settings = deps.config.asaas
       if (!settings || deps.payouts.name !== 'asaas') throw new NotFound()
       const token = request.headers[ASAAS_TOKEN_HEADER]
       if (typeof token !== 'string' || !safeEqual(token, settings.webhookToken))
