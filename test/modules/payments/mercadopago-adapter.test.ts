@@ -5,6 +5,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { systemClock } from '../../../src/kit/clock.ts'
+import { uuidv7 } from '../../../src/kit/ids.ts'
 import { parseDigitableLine } from '../../../src/modules/payments/boleto.ts'
 import { parsePixCopyPaste } from '../../../src/modules/payments/brcode.ts'
 import {
@@ -25,7 +26,6 @@ const MINUTE = 60_000
 let mp: FakeMercadoPago
 let gateway: PaymentGateway
 let receiver: Awaited<ReturnType<typeof startCallbackReceiver>>
-let orders = 0
 
 /** Receives Mercado Pago's notifications and answers as the callback route does. */
 async function startCallbackReceiver(read: () => PaymentGateway) {
@@ -89,7 +89,7 @@ afterAll(async () => {
 
 function charge(extra: Partial<MpChargeInput> = {}): MpChargeInput {
   return {
-    reference: `order-${++orders}-${Date.now()}`,
+    reference: uuidv7(),
     method: 'pix',
     amountCents: 4990,
     description: 'Curso de fotografia',
@@ -154,7 +154,7 @@ describe('PIX', () => {
     })
     const code = parsePixCopyPaste(created.pix!.copyPaste)
     expect([code.crcValid, code.fields['54']]).toEqual([true, '49.90'])
-    // The buyer sees Vitrine's own expiry; Mercado Pago gets it plus its 30-minute minimum.
+    // The buyer sees Vitrine's own expiry (30 minutes)…
     expect(created.pix!.expiresAt).toEqual(input.expiresAt)
 
     const sent = requestsTo('/v1/payments').at(-1)!
@@ -168,14 +168,28 @@ describe('PIX', () => {
       notification_url: `${receiver.url}/api/payments/callback/mercadopago?source_news=webhooks`,
       payer: { email: 'ana@example.com', identification: { type: 'CPF', number: CPF } },
     })
-    expect(new Date(body.date_of_expiration).getTime()).toBe(
-      input.expiresAt.getTime() + 30 * MINUTE,
-    )
+    // …Mercado Pago, which refuses less than 30 minutes, the order's creation plus 32.
+    const createdAt = Number.parseInt(input.reference.replace(/-/g, '').slice(0, 12), 16)
+    expect(new Date(body.date_of_expiration).getTime()).toBe(createdAt + 32 * MINUTE)
 
     expect(await gateway.getCharge(input.reference)).toMatchObject({
       gatewayChargeId: created.gatewayChargeId,
       status: 'pending',
     })
+  })
+
+  it('sends a longer expiry as it is, the same on every retry', async () => {
+    const input = charge({ expiresAt: new Date(Date.now() + 3 * 60 * MINUTE) })
+    await gateway.createCharge(input)
+    await gateway.createCharge(input)
+    const sent = requestsTo('/v1/payments').filter(
+      (r) => r.headers['x-idempotency-key'] === input.reference,
+    )
+    expect(sent.map((r) => new Date(JSON.parse(r.body).date_of_expiration).getTime())).toEqual([
+      input.expiresAt.getTime(),
+      input.expiresAt.getTime(),
+    ])
+    expect(sent.map((r) => r.status)).toEqual([201, 201])
   })
 
   it('is paid: the notification is read back as paid, and so is the lookup', async () => {

@@ -75,7 +75,7 @@ export function createMercadoPagoGateway(deps: MercadoPagoDeps): PaymentGateway 
         idempotencyKey: input.reference,
       })
       const charge = chargeOf(payment)
-      // The buyer sees Vitrine's own expiry; Mercado Pago's is a little later (PIX_EXTRA_MS).
+      // The buyer sees Vitrine's own expiry; Mercado Pago's may be a little later (pixExpiryFor).
       return charge.pix ? { ...charge, pix: { ...charge.pix, expiresAt: input.expiresAt } } : charge
     },
 
