@@ -9,6 +9,10 @@ import { checkout, createProduct } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
 
 const CPF = '12345678909'
+/** The core's first look at a pending PIX (charge-lookups.ts FIRST_LOOK_MS, on ws-p). */
+const FIRST_LOOK_MS = 5 * 60_000
+/** PIX_EXPIRES_AFTER in these tests. */
+const PIX_LIFE_MS = 30 * 60_000
 const MASTER = '5031433215406351'
 
 let mp: FakeMercadoPago
@@ -32,6 +36,7 @@ beforeAll(async () => {
     MERCADOPAGO_PUBLIC_KEY: mp.publicKey,
     MERCADOPAGO_WEBHOOK_SECRET: mp.webhookSecret,
     MERCADOPAGO_JS_URL: `${mp.url}/js/v2`,
+    PIX_EXPIRES_AFTER: '30m',
   })
   const creator = await signupCreator(svc.api)
   key = await creator.key(['write:products', 'read:orders', 'refunds:create', 'read:refunds'])
@@ -46,8 +51,10 @@ beforeAll(async () => {
   oneTimeId = (await createProduct(svc.api, key, { plans: [{ name: 'Único', price: 97.9 }] })).id
 })
 afterAll(async () => {
-  await svc?.stop()
+  // Deliveries first: a notification arriving while the service closes kept it from closing.
+  await mp?.settled()
   await mp?.close()
+  await svc?.stop()
 })
 
 const orderOf = async (orderId: string) =>
@@ -264,14 +271,32 @@ describe(`Mercado Pago journeys (${engine})`, () => {
     expect(await paidEvents(orderId)).toBe(1)
   })
 
-  it('a lost notification: reconciliation reads the payment and pays the order', async () => {
+  it('a lost notification: the look-up 5 minutes on reads the payment and pays the order', async () => {
     const { orderId, paymentId } = await pixOrder()
     mp.setDelivery('never')
     mp.approve(paymentId)
     mp.setDelivery('once')
     expect((await orderOf(orderId)).status).toBe('pending')
+    await svc.deps.clock.advance(FIRST_LOOK_MS + 1_000)
     await svc.workers!.runOnce('payments.reconcile')
     await statusBecomes(orderId, 'paid')
     expect(await paidEvents(orderId)).toBe(1)
+    // The notification Mercado Pago sends again later changes nothing more.
+    mp.resend(paymentId)
+    await mp.settled()
+    expect(await paidEvents(orderId)).toBe(1)
+  })
+
+  it('an unpaid PIX at its expiry: canceled at Mercado Pago first, then the order expires', async () => {
+    const { orderId, paymentId } = await pixOrder()
+    await svc.deps.clock.advance(PIX_LIFE_MS + 1_000)
+    await svc.workers!.runOnce('payments.reconcile')
+    await statusBecomes(orderId, 'expired')
+    expect(mp.payment(paymentId)).toMatchObject({
+      status: 'cancelled',
+      status_detail: 'by_collector',
+    })
+    // Paying it now is refused by Mercado Pago: nothing of the buyer's reaches a closed order.
+    expect(() => mp.approve(paymentId)).toThrow()
   })
 })
