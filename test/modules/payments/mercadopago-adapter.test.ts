@@ -5,6 +5,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { systemClock } from '../../../src/kit/clock.ts'
+import { hmacHex } from '../../../src/kit/crypto.ts'
 import { uuidv7 } from '../../../src/kit/ids.ts'
 import { parseDigitableLine } from '../../../src/modules/payments/boleto.ts'
 import { parsePixCopyPaste } from '../../../src/modules/payments/brcode.ts'
@@ -17,6 +18,7 @@ import {
   createMercadoPagoGateway,
   type MpChargeInput,
 } from '../../../src/modules/payments/gateways/mercadopago/index.ts'
+import { manifestOf } from '../../../src/modules/payments/gateways/mercadopago/signature.ts'
 import { type FakeMercadoPago, startFakeMercadoPago } from '../../fakes/mercadopago.ts'
 
 const CPF = '12345678909'
@@ -514,6 +516,21 @@ describe('notifications', () => {
       .filter((c) => c?.action === 'paid')
     expect(paid).toHaveLength(3)
     expect(new Set(paid.map((c) => c!.eventId)).size).toBe(1)
+  })
+
+  it('ignores a signed notification for a payment Mercado Pago does not have (a simulation)', async () => {
+    const ts = String(Math.floor(Date.now() / 1000))
+    const v1 = hmacHex(mp.webhookSecret, manifestOf({ dataId: '123456', xRequestId: 'sim-1' }, ts))
+    const reading = await gateway.readCallback({
+      rawBody: Buffer.from(JSON.stringify({ id: 9, type: 'payment', data: { id: '123456' } })),
+      headers: { 'x-request-id': 'sim-1', 'x-signature': `ts=${ts},v1=${v1}` },
+      query: { 'data.id': '123456', type: 'payment' },
+    })
+    expect(reading).toEqual({
+      kind: 'ignored',
+      eventId: '9',
+      why: 'payment 123456 not found at Mercado Pago',
+    })
   })
 
   it('throws when the read-back answer is unknown, so the route answers 503 and MP retries', async () => {
