@@ -136,6 +136,28 @@ describe(`Mercado Pago journeys (${engine})`, () => {
     expect((await orderOf(res.body.order_id)).status).toBe('paid')
   })
 
+  it('card in 3x with the buyer paying the interest: Mercado Pago charges what the buyer pays', async () => {
+    const product = await createProduct(svc.api, key, {
+      plans: [{ name: 'Único', price: 100 }],
+      payment_methods: ['card'],
+      max_installments: 3,
+      installment_interest: 'buyer',
+    })
+    const res = await checkout(svc.api, product.id, {
+      payment_method: 'card',
+      card_token: await browserToken('APRO'),
+      installments: 3,
+    })
+    expect(res.status).toBe(201)
+    // 100.00 at 2.99 % a month in 3x: 3 × 35.35 = 106.05 (kit/money's Price table).
+    expect(res.body).toMatchObject({ status: 'paid', amount: 106.05, installments: 3 })
+    expect(mp.payment(res.body.charge_id)).toMatchObject({
+      transaction_amount: 106.05,
+      installments: 3,
+      status: 'approved',
+    })
+  })
+
   it('card declined: 402, the order failed', async () => {
     const email = `recusado-${Date.now()}@example.com`
     const res = await checkout(svc.api, cardId, {
