@@ -36,7 +36,7 @@ export interface MercadoPagoDeps {
   config: { baseUrl: string; mercadoPago: MercadoPagoSettings | null }
   clock: Pick<Clock, 'now'>
   log?: { warn(obj: object, msg: string): void } | undefined
-  /** Overrides `config.mercadoPago.jsUrl` (until config.ts carries MERCADOPAGO_JS_URL). */
+  /** Overrides `config.mercadoPago.jsUrl` (MERCADOPAGO_JS_URL), for tests. */
   scriptUrl?: string | undefined
   /** Per-request time-out; 10 s unless a test shortens it. */
   timeoutMs?: number | undefined
