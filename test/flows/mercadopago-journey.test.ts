@@ -2,6 +2,7 @@
 // real HTTP both ways: the service calls the fake's API, the fake notifies the service's
 // callback route, signed. Both databases (TEST_DATABASE_URL picks PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FIRST_LOOK_MS } from '../../src/modules/payments/charge-lookups.ts'
 import { CHECK_GRACE_MS } from '../../src/modules/payments/checks.ts'
 import { type FakeMercadoPago, startFakeMercadoPago } from '../fakes/mercadopago.ts'
 import { signupCreator } from '../setup/actors.ts'
@@ -9,8 +10,6 @@ import { checkout, createProduct } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
 
 const CPF = '12345678909'
-/** The core's first look at a pending PIX (charge-lookups.ts FIRST_LOOK_MS, on ws-p). */
-const FIRST_LOOK_MS = 5 * 60_000
 /** PIX_EXPIRES_AFTER in these tests. */
 const PIX_LIFE_MS = 30 * 60_000
 const MASTER = '5031433215406351'
