@@ -157,6 +157,20 @@ describe(`Mercado Pago journeys (${engine})`, () => {
     })
   })
 
+  it('card on a recurring product: no saved card at Mercado Pago, so the charge is voided, nothing kept', async () => {
+    const recurring = await createProduct(svc.api, key, {
+      billing: 'recurring',
+      plans: [{ name: 'Mensal', price: 29.9, interval: 'month' }],
+    })
+    const res = await checkout(svc.api, recurring.id, {
+      payment_method: 'card',
+      card_token: await browserToken('APRO'),
+    })
+    expect(res.status).toBe(503)
+    const made = mp.payments().filter((p) => p.transaction_amount === 29.9)
+    expect(made.map((p) => p.status)).toEqual(['refunded'])
+  })
+
   it('card declined: 402, the order failed', async () => {
     const email = `recusado-${Date.now()}@example.com`
     const res = await checkout(svc.api, cardId, {
