@@ -198,6 +198,18 @@ describe(`Mercado Pago journeys (${engine})`, () => {
     await statusBecomes(res.body.order_id, 'paid')
   })
 
+  it('card under review, then refused: its notification fails the order at once', async () => {
+    const res = await checkout(svc.api, cardId, {
+      payment_method: 'card',
+      card_token: await browserToken('CONT'),
+    })
+    expect(res.body).toMatchObject({ status: 'pending', card: null })
+    await mp.settled()
+    mp.reject(res.body.charge_id)
+    await mp.settled()
+    await statusBecomes(res.body.order_id, 'failed')
+  })
+
   it('boleto: without the payer address Mercado Pago requires, a clear 400 and nothing charged', async () => {
     const before = mp.payments().length
     const res = await checkout(svc.api, cardId, { payment_method: 'boleto' })

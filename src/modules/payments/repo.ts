@@ -7,6 +7,15 @@ export const paymentsRepo = {
     return db.insertInto('charges').values(row).returningAll().executeTakeFirstOrThrow()
   },
 
+  findCharge(db: Executor, gateway: string, gatewayChargeId: string) {
+    return db
+      .selectFrom('charges')
+      .selectAll()
+      .where('gateway', '=', gateway)
+      .where('gateway_charge_id', '=', gatewayChargeId)
+      .executeTakeFirst()
+  },
+
   /** Locks the charge so concurrent callbacks for it queue up instead of racing. */
   findChargeForUpdate(db: Executor, gateway: string, gatewayChargeId: string) {
     return db

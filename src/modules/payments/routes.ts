@@ -6,6 +6,7 @@ import { AppError, NotFound, Unauthorized } from '../../kit/errors.ts'
 import type { RouteModule } from '../../routes.ts'
 import { recordTransferNotice } from '../payouts/withdrawals.ts'
 import type { CallbackReader, CallbackReading } from './gateway.ts'
+import { returnLatePayment } from './late-payments.ts'
 import { applyCallback } from './service.ts'
 
 /**
@@ -34,6 +35,7 @@ async function applyReading(deps: Deps, reading: CallbackReading): Promise<strin
     return recordTransferNotice(deps, reading.reference, reading.result)
   }
   const { callback } = reading
+  await returnLatePayment(deps, callback)
   return withTx(deps.db, (tx) => applyCallback(tx, deps, deps.gateway.name, callback))
 }
 
