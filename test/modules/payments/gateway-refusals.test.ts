@@ -1,5 +1,6 @@
 // Known refusals (GatewayRefused): the gateway answered that it did nothing, and why. Such an
-// answer is never asked again in a loop and never a 500. The service runs as ROLE=api (no
+// answer is never asked again in a loop and never a 500. And an unknown answer at expiry: the
+// order is never expired unasked. The service runs as ROLE=api (no
 // background work); the test drives the workers with the real sandbox gateway, whose answer it
 // replaces by a refusal for one buyer (everything else — database, HTTP — is the real one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -41,13 +42,18 @@ afterAll(() => svc?.stop())
 
 const REASON = 'O CPF informado não é aceito pelo gateway'
 
-/** The real gateway, except that `calls` refuse (GatewayRefused) for one order or buyer. */
+/**
+ * The real gateway, except that `calls` refuse (GatewayRefused) for one order or buyer, or
+ * with `unknown`, lose their answer (a plain error, as a time-out is).
+ */
 function refusing(
   calls: ('createCharge' | 'getCharge' | 'cancelCharge')[],
   who: { email?: string; orderId?: string },
+  unknown = false,
 ): Deps {
   const real = svc.deps.gateway
   const refuse = () => {
+    if (unknown) throw new Error('gateway time-out')
     throw new GatewayRefused(REASON, 'input')
   }
   const gateway: PaymentGateway = {
@@ -159,5 +165,25 @@ describe(`gateway refusals (${engine})`, () => {
       status: 'settled',
       note: `cancel refused by the gateway: ${REASON}`,
     })
+  })
+
+  it('a look-up whose answer is unknown at expiry: the order waits past its expiry, asked again after a backoff, never expired unasked', async () => {
+    const res = await checkout(svc.api, oneTimeId)
+    const orderId = res.body.order_id as string
+    const chargeId = res.body.charge_id as string
+    const silent = refusing(['getCharge'], { orderId }, true)
+    await advance(31 * 60_000)
+    await runExpiry(silent)
+    expect(await orderStatus(orderId)).toBe('pending')
+    // Backing off: the next passes leave it alone (no loop on an unreachable gateway).
+    expect(await runExpiry(silent)).toBe(0)
+    expect(await orderStatus(orderId)).toBe('pending')
+    // Paid meanwhile (its callback lost too); the gateway answers again after the backoff.
+    expect((await svc.api('POST', `/sandbox/charges/${chargeId}/pay?notify=false`)).status).toBe(
+      200,
+    )
+    await advance(60 * 60_000)
+    await runExpiry(svc.deps)
+    expect(await orderStatus(orderId)).toBe('paid')
   })
 })
