@@ -5,6 +5,7 @@ import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import { createServerDatabase, SERVER_URL } from './lib/databases.ts'
+import { backendCpu } from './lib/pg-cpu.ts'
 
 const run = promisify(execFile)
 
@@ -28,6 +29,36 @@ export async function pgbenchTps(seconds: number): Promise<number> {
     const match = /tps = ([\d.]+)/.exec(stdout)
     if (!match) throw new Error(`pgbench printed no tps:\n${stdout}`)
     return Number(match[1])
+  } finally {
+    await db.drop()
+  }
+}
+
+/**
+ * The launch-day baseline: `pgbench -i` (scale 1 unless BENCH_PGBENCH_SCALE) then
+ * `pgbench -c 16 -T <seconds>` on its own fresh database; TPS and the PostgreSQL CPU (its
+ * backends' user + system time) per transaction.
+ */
+export async function pgbenchLaunch(
+  seconds: number,
+  clients = 16,
+): Promise<{ tps: number; transactions: number; cpuPerTxMs: number }> {
+  const db = await createServerDatabase('vitrine_pgbench')
+  const { hostname, port, username } = new URL(SERVER_URL)
+  const conn = ['-h', hostname, '-p', port || '5432', '-U', username || 'postgres']
+  const scale = process.env.BENCH_PGBENCH_SCALE ?? '1'
+  try {
+    await run('pgbench', [...conn, '-i', '-q', '-s', scale, db.name])
+    const cpu = backendCpu(SERVER_URL, db.name, 100)
+    await cpu.start()
+    const args = [...conn, '-c', String(clients), '-j', '2', '-T', String(seconds), db.name]
+    const { stdout } = await run('pgbench', args)
+    const cpuSeconds = await cpu.stop()
+    const tps = /tps = ([\d.]+)/.exec(stdout)
+    const done = /number of transactions actually processed: (\d+)/.exec(stdout)
+    if (!tps || !done) throw new Error(`pgbench printed no tps:\n${stdout}`)
+    const transactions = Number(done[1])
+    return { tps: Number(tps[1]), transactions, cpuPerTxMs: (cpuSeconds * 1000) / transactions }
   } finally {
     await db.drop()
   }

@@ -1,12 +1,13 @@
 // npm run bench: each scenario on PGlite and PostgreSQL, beside baselines from the same run.
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { bareFastifyRps, pgbenchTps } from './baselines.ts'
+import { bareFastifyRps, pgbenchLaunch, pgbenchTps } from './baselines.ts'
 import { serverReachable } from './lib/databases.ts'
 import { closeClient } from './lib/http.ts'
 import { fmt, printTable } from './lib/table.ts'
 import { type BalanceReadResult, balanceRead } from './scenarios/balance-read.ts'
 import { type CheckoutPageResult, checkoutPage } from './scenarios/checkout-page.ts'
 import { type CheckoutPayResult, checkoutPay } from './scenarios/checkout-pay.ts'
+import { type LaunchDayResult, launchDay } from './scenarios/launch-day.ts'
 import {
   type WebhookLatency,
   type WebhookThroughput,
@@ -14,19 +15,62 @@ import {
   webhookThroughput,
 } from './scenarios/webhook-delivery.ts'
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10)
+/** BENCH_QUICK=1: shorter windows and smaller seeds, for a whole run in a few minutes. */
+const quick = process.env.BENCH_QUICK === '1'
+const seconds = Number(process.env.BENCH_SECONDS ?? (quick ? 5 : 10))
 const buyers = Number(process.env.BENCH_BUYERS ?? 8)
-const ledgerOrders = Number(process.env.BENCH_LEDGER_ORDERS ?? 1_000_000)
-const webhookDeliveries = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? 20_000)
-/** BENCH_ONLY=checkout|balance|webhooks runs one group (the baselines come with checkout). */
+const launchBuyers = Number(process.env.BENCH_LAUNCH_BUYERS ?? 16)
+const launchOrders = Number(process.env.BENCH_LAUNCH_ORDERS ?? (quick ? 100_000 : 1_000_000))
+const ledgerOrders = Number(process.env.BENCH_LEDGER_ORDERS ?? (quick ? 100_000 : 1_000_000))
+const webhookDeliveries = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? (quick ? 5_000 : 20_000))
+/** BENCH_ONLY=launch|checkout|balance|webhooks runs one group (baselines come with their group). */
 const only = process.env.BENCH_ONLY
-const wants = (group: 'checkout' | 'balance' | 'webhooks') => !only || only === group
+const wants = (group: 'launch' | 'checkout' | 'balance' | 'webhooks') => !only || only === group
 const engines = (hasServer: boolean) =>
   hasServer ? (['pglite', 'postgres'] as const) : (['pglite'] as const)
 
 const hasServer = await serverReachable()
 if (!hasServer)
   console.log('PostgreSQL server not reachable: PostgreSQL rows and pgbench are skipped.')
+
+let launch: {
+  pgbench: Awaited<ReturnType<typeof pgbenchLaunch>>
+  run: LaunchDayResult
+  split: LaunchDayResult | null
+  oneEndpoint: WebhookThroughput
+} | null = null
+if (wants('launch') && hasServer) {
+  console.log(`Launch day: pgbench -c ${launchBuyers} (${seconds} s)…`)
+  const baseline = await pgbenchLaunch(seconds, launchBuyers)
+  console.log(
+    `Launch day: ${launchBuyers} buyers of one product (${seconds} s), 100/s offered, ${launchOrders} orders listed…`,
+  )
+  const run = await launchDay({
+    seconds,
+    buyers: launchBuyers,
+    offeredPerSecond: 100,
+    orders: launchOrders,
+  })
+  // BENCH_LAUNCH_SPLIT=0 skips the start:api + start:worker run.
+  const withSplit = process.env.BENCH_LAUNCH_SPLIT !== '0'
+  if (withSplit) console.log('Launch day: the same with start:api + start:worker…')
+  const split = withSplit
+    ? await launchDay({
+        seconds,
+        buyers: launchBuyers,
+        offeredPerSecond: 100,
+        orders: 0,
+        split: true,
+      })
+    : null
+  console.log(`Launch day: ${webhookDeliveries} deliveries to one endpoint, 1 worker process…`)
+  const oneEndpoint = await webhookThroughput({
+    workers: 1,
+    deliveries: webhookDeliveries,
+    endpoints: 1,
+  })
+  launch = { pgbench: baseline, run, split, oneEndpoint }
+}
 
 const withCheckout = wants('checkout')
 if (withCheckout) console.log(`Baselines (${seconds} s each)…`)
@@ -61,6 +105,11 @@ if (wants('webhooks') && hasServer) {
   delivery = await webhookLatency({ ratePerSecond: 100, seconds })
 }
 closeClient()
+
+if (launch) {
+  printLaunch(launch)
+  printSplit(launch)
+}
 
 if (withCheckout) {
   console.log('\nBaselines measured in this run')
@@ -186,6 +235,7 @@ writeFileSync(
         pay: { p50: r.pay.percentile(50), p99: r.pay.percentile(99) },
         errors: r.errors,
       })),
+      launchDay: launch && launchJson(launch),
       checkoutPage: pages,
       webhookDeliveries: deliveries,
       webhookLatency: delivery && {
@@ -209,3 +259,168 @@ writeFileSync(
   ),
 )
 console.log('\nWritten to bench/results/latest.json')
+
+function printLaunch(l: NonNullable<typeof launch>): void {
+  const { pgbench: b, run: r, oneEndpoint } = l
+  const mark = (ok: boolean) => (ok ? 'yes' : 'NO')
+  console.log(
+    `\nScenario: launch day — one product, ${r.buyers} buyers (create + sandbox pay), the service in its own process (${r.compiled ? 'compiled JavaScript' : 'tsx'}), PostgreSQL`,
+  )
+  console.log(
+    `Baseline in this run: pgbench TPC-B -c ${launchBuyers}: ${fmt(b.tps, 0)} tps, PostgreSQL CPU ${fmt(b.cpuPerTxMs, 3)} ms per transaction`,
+  )
+  const webhookP99 = r.webhooks.delay.percentile(99)
+  printTable(
+    ['figure', 'measured', 'ratio / note', 'target'],
+    [
+      [
+        'purchases/s',
+        fmt(r.perSecond),
+        `${fmt(r.perSecond / b.tps, 4)} × pgbench TPS (Medusa 2.21: 0.0005)`,
+        `≥ 0.2 ×: ${mark(r.perSecond / b.tps >= 0.2)}`,
+      ],
+      [
+        'purchase p50 / p99',
+        `${fmt(r.purchase.percentile(50))} / ${fmt(r.purchase.percentile(99))} ms`,
+        `create ${fmt(r.create.percentile(50))} / ${fmt(r.create.percentile(99))}, pay ${fmt(r.pay.percentile(50))} / ${fmt(r.pay.percentile(99))}; errors ${r.errors}`,
+        '',
+      ],
+      [
+        'SQL statements per purchase',
+        fmt(r.statementsPerPurchase),
+        `sent by the service, BEGIN/COMMIT included; ${fmt(r.commitsPerPurchase)} commits, ${fmt(r.rowsInsertedPerPurchase)} rows inserted, ${fmt(r.rowsUpdatedPerPurchase)} updated`,
+        '',
+      ],
+      [
+        'PostgreSQL CPU per purchase',
+        `${fmt(r.pgCpuPerPurchaseMs, 2)} ms`,
+        `${fmt(r.pgCpuPerPurchaseMs / b.cpuPerTxMs)} × one pgbench transaction`,
+        `≤ 5 ×: ${mark(r.pgCpuPerPurchaseMs / b.cpuPerTxMs <= 5)}`,
+      ],
+      [
+        'service CPU per purchase',
+        `${fmt(r.serviceCpuPerPurchaseMs, 2)} ms`,
+        'user + system of the service process ÷ purchases',
+        `≤ 5 ms: ${mark(r.serviceCpuPerPurchaseMs <= 5)}`,
+      ],
+      [
+        'service RSS peak',
+        `${fmt(r.rssPeakMiB, 0)} MiB`,
+        'over the closed and the open loop',
+        `< 200 MiB: ${mark(r.rssPeakMiB < 200)}`,
+      ],
+      [
+        `webhook delay at ${r.webhooks.offeredPerSecond}/s offered`,
+        `p50 ${fmt(r.webhooks.delay.percentile(50))} / p99 ${fmt(webhookP99)} ms`,
+        `created → receiver; ${r.webhooks.delay.count} events, ${fmt(r.webhooks.achievedPerSecond)}/s achieved, errors ${r.webhooks.errors}`,
+        `p99 < 250 ms: ${mark(webhookP99 < 250)}`,
+      ],
+      [
+        'deliveries/s, one endpoint',
+        fmt(oneEndpoint.perSecond, 0),
+        `${oneEndpoint.deliveries} deliveries, 1 worker process`,
+        `≥ 1,000/s: ${mark(oneEndpoint.perSecond >= 1000)}`,
+      ],
+      ...ordersRows(r.orders),
+    ],
+  )
+}
+
+function ordersRows(o: LaunchDayResult['orders']): string[][] {
+  if (!o) return []
+  const deepP99 = o.deepest.percentile(99)
+  const mark = (ok: boolean) => (ok ? 'yes' : 'NO')
+  return [
+    [
+      `orders list, ${o.count} orders, page 1`,
+      `p50 ${fmt(o.first.percentile(50), 2)} / p99 ${fmt(o.first.percentile(99), 2)} ms`,
+      `limit ${50}, 1 client (seeded in ${fmt(o.seedSeconds)} s)`,
+      '',
+    ],
+    [
+      `orders list, page ${o.deepestPage} (deepest answered)`,
+      `p50 ${fmt(o.deepest.percentile(50), 2)} / p99 ${fmt(deepP99, 2)} ms`,
+      o.lastPageStatus === 200
+        ? `the last page (${o.lastPage}) answers`
+        : `page ${o.lastPage}: ${o.lastPageStatus} "${o.lastPageError}"`,
+      `p99 < 10 ms: ${mark(deepP99 < 10)}`,
+    ],
+    [
+      'orders list, starting_after halfway',
+      `p50 ${fmt(o.cursor.percentile(50), 2)} / p99 ${fmt(o.cursor.percentile(99), 2)} ms`,
+      '',
+      `p99 < 10 ms: ${mark(o.cursor.percentile(99) < 10)}`,
+    ],
+  ]
+}
+
+/** npm start beside start:api + start:worker: the figures the split changes. */
+function printSplit(l: NonNullable<typeof launch>): void {
+  if (!l.split) return
+  console.log('\nnpm start (one process) vs start:api + start:worker (two), same load')
+  const row = (name: string, r: LaunchDayResult) => [
+    name,
+    fmt(r.perSecond),
+    fmt(r.perSecond / l.pgbench.tps, 4),
+    `${fmt(r.serviceCpuPerPurchaseMs, 2)} ms`,
+    r.workerRssPeakMiB === null
+      ? `${fmt(r.rssPeakMiB, 0)} MiB`
+      : `${fmt(r.rssPeakMiB, 0)} + ${fmt(r.workerRssPeakMiB, 0)} MiB`,
+    `${fmt(r.webhooks.delay.percentile(50))} / ${fmt(r.webhooks.delay.percentile(99))} ms`,
+    fmt(r.webhooks.achievedPerSecond),
+  ]
+  printTable(
+    [
+      'mode',
+      'purchases/s',
+      '× pgbench',
+      'service CPU / purchase',
+      'RSS peak',
+      'webhook p50 / p99 at 100/s',
+      'achieved/s',
+    ],
+    [row('npm start', l.run), row('start:api + start:worker', l.split)],
+  )
+}
+
+function launchJson(l: NonNullable<typeof launch>) {
+  const { run: r } = l
+  const p = (lat: { percentile(p: number): number }) => ({
+    p50: lat.percentile(50),
+    p99: lat.percentile(99),
+  })
+  return {
+    pgbench: l.pgbench,
+    compiled: r.compiled,
+    buyers: r.buyers,
+    purchasesPerSecond: r.perSecond,
+    ratioToPgbench: r.perSecond / l.pgbench.tps,
+    purchase: p(r.purchase),
+    create: p(r.create),
+    pay: p(r.pay),
+    errors: r.errors,
+    statementsPerPurchase: r.statementsPerPurchase,
+    commitsPerPurchase: r.commitsPerPurchase,
+    rowsInsertedPerPurchase: r.rowsInsertedPerPurchase,
+    rowsUpdatedPerPurchase: r.rowsUpdatedPerPurchase,
+    pgCpuPerPurchaseMs: r.pgCpuPerPurchaseMs,
+    pgCpuRatioToPgbenchTx: r.pgCpuPerPurchaseMs / l.pgbench.cpuPerTxMs,
+    serviceCpuPerPurchaseMs: r.serviceCpuPerPurchaseMs,
+    rssPeakMiB: r.rssPeakMiB,
+    webhooks: { ...r.webhooks, delay: p(r.webhooks.delay) },
+    deliveriesPerSecondOneEndpoint: l.oneEndpoint.perSecond,
+    orders: r.orders && {
+      ...r.orders,
+      first: p(r.orders.first),
+      deepest: p(r.orders.deepest),
+      cursor: p(r.orders.cursor),
+    },
+    split: l.split && {
+      purchasesPerSecond: l.split.perSecond,
+      ratioToPgbench: l.split.perSecond / l.pgbench.tps,
+      serviceCpuPerPurchaseMs: l.split.serviceCpuPerPurchaseMs,
+      rssPeakMiB: { api: l.split.rssPeakMiB, worker: l.split.workerRssPeakMiB },
+      webhooks: { ...l.split.webhooks, delay: p(l.split.webhooks.delay) },
+    },
+  }
+}

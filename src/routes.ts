@@ -18,6 +18,7 @@ import { emailRoutes } from './modules/email/routes.ts'
 import { healthRoutes } from './modules/health/routes.ts'
 import { ledgerRoutes } from './modules/ledger/routes.ts'
 import { orderRoutes } from './modules/orders/routes.ts'
+import { asaasAuthorizationRoutes } from './modules/payments/gateways/asaas/authorization-routes.ts'
 import { paymentRoutes } from './modules/payments/routes.ts'
 import { sandboxRoutes } from './modules/payments/sandbox-routes.ts'
 import { payoutAdminRoutes } from './modules/payouts/admin-routes.ts'
@@ -52,6 +53,7 @@ export function routesFor(role: Deps['config']['role']): RouteModule[] {
     catalogRoutes,
     checkoutRoutes,
     paymentRoutes,
+    asaasAuthorizationRoutes,
     sandboxRoutes,
     orderRoutes,
     accessRoutes,

@@ -18,6 +18,7 @@ const ENDPOINTS = 50
 
 export interface WebhookThroughput {
   workers: number
+  endpoints: number
   deliveries: number
   seconds: number
   perSecond: number
@@ -62,14 +63,14 @@ async function startCountingReceiver() {
   }
 }
 
-async function setup() {
+async function setup(endpoints = ENDPOINTS) {
   const appSecret = randomBytes(32).toString('hex')
   const env = { APP_SECRET: appSecret, ALLOW_HTTP_WEBHOOKS: '1', ROLE: 'api' }
   const bench = await startBenchService('postgres', env)
   const receiver = await startCountingReceiver()
   const url = bench.service.url
   const accounts: string[] = []
-  for (let i = 0; i < ENDPOINTS; i++) {
+  for (let i = 0; i < endpoints; i++) {
     const creator = await benchCreator(url, ['write:webhooks', 'write:products'], 1000)
     await request(url, 'POST', '/api/v1/webhooks', {
       headers: { authorization: `Bearer ${creator.key}` },
@@ -111,8 +112,10 @@ async function setup() {
 export async function webhookThroughput(opts: {
   workers: number
   deliveries: number
+  /** Endpoints (one per account) the deliveries are spread over; 50 unless told. */
+  endpoints?: number
 }): Promise<WebhookThroughput> {
-  const run = await setup()
+  const run = await setup(opts.endpoints)
   try {
     await run.startWorkers(opts.workers)
     await withTx(run.db, async (tx) => {
@@ -123,6 +126,7 @@ export async function webhookThroughput(opts: {
     const seconds = (Math.max(...run.receiver.arrivals.values()) - committed) / 1000
     return {
       workers: opts.workers,
+      endpoints: opts.endpoints ?? ENDPOINTS,
       deliveries: opts.deliveries,
       seconds,
       perSecond: opts.deliveries / seconds,

@@ -59,6 +59,10 @@ export interface DB {
     delivery_url: string | null
     guarantee_days: number
     status: Generated<'active' | 'archived'>
+    /** What the checkout offers (migration 0012); at least one. */
+    payment_methods: PaymentMethod[]
+    max_installments: number
+    installment_interest: InstallmentInterest
     created_at: Timestamp
     updated_at: Timestamp
   }
@@ -92,6 +96,9 @@ export interface DB {
     affiliate_commission_bps: number | null
     affiliate_commission_cents: number | null
     subscription_id: string | null
+    /** Card installments; `interest_cents` is the buyer's interest inside `amount_cents`. */
+    installments: Generated<number>
+    interest_cents: Generated<number>
     paid_at: Timestamp | null
     refunded_at: Timestamp | null
     expires_at: Timestamp | null
@@ -445,6 +452,8 @@ export type WithdrawalStatus = 'pending' | 'approved' | 'paid' | 'rejected'
 
 export type OrderStatus = 'pending' | 'paid' | 'refunded' | 'chargeback' | 'expired' | 'failed'
 export type PaymentMethod = 'pix' | 'card' | 'boleto'
+/** Who pays card installments' interest: the seller (interest-free to the buyer) or the buyer. */
+export type InstallmentInterest = 'seller' | 'buyer'
 
 export type ShareKind = 'commission' | 'split'
 export type ShareStatus = 'pending' | 'paid' | 'rejected' | 'canceled'
@@ -456,6 +465,7 @@ export type LedgerBook =
   | 'refunds_payable'
   | 'payouts_payable'
   | 'platform_receivable'
+  | 'platform_revenue'
 export type PostingKind =
   | 'sale'
   | 'chargeback'

@@ -37,8 +37,8 @@ export class Conflict extends AppError {
   }
 }
 export class PaymentRequired extends AppError {
-  constructor(message: string) {
-    super(402, message, 'payment_required')
+  constructor(message: string, details?: unknown[]) {
+    super(402, message, 'payment_required', details)
   }
 }
 export class TooManyRequests extends AppError {

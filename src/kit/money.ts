@@ -68,6 +68,60 @@ export function installmentCents(total: Cents, count: number): Cents {
   return Math.ceil(total / count)
 }
 
+/** Card installments: what the buyer pays in all, in how many parts, and the interest in it. */
+export interface InstallmentPlan {
+  count: number
+  /** Each part, in order; they add up to `totalCents` exactly. */
+  parts: Cents[]
+  totalCents: Cents
+  /** `totalCents` less the price: 0 when the seller pays the interest or for 1 installment. */
+  interestCents: Cents
+}
+
+/**
+ * How a card price is split in `count` installments. Without a rate (the seller pays the
+ * interest) the buyer pays the price in equal parts, the remainder centavos on the first ones.
+ * With a monthly rate in basis points (the buyer pays) each part is the Price table's
+ * (French amortization) payment `price × i / (1 − (1 + i)^−n)`, rounded half up to the
+ * centavo, and the total is n of them. One installment never has interest.
+ */
+export function installmentPlan(
+  priceCents: Cents,
+  count: number,
+  monthlyRateBps: number | null,
+): InstallmentPlan {
+  if (!Number.isSafeInteger(priceCents) || priceCents < 0) {
+    throw new RangeError('price must be centavos')
+  }
+  if (!Number.isInteger(count) || count < 1 || count > 12) {
+    throw new RangeError('count must be 1..12')
+  }
+  if (monthlyRateBps !== null && (!Number.isInteger(monthlyRateBps) || monthlyRateBps < 0)) {
+    throw new RangeError('rate must be non-negative basis points')
+  }
+  if (count === 1 || !monthlyRateBps) {
+    const part = Math.floor(priceCents / count)
+    const rest = priceCents - part * count
+    // The remainder's centavos go one each on the first parts: no two parts differ by more
+    // than 1 centavo, and the first (what the page shows) is installmentCents's rounding up.
+    const parts = Array.from({ length: count }, (_, k) => part + (k < rest ? 1 : 0))
+    return { count, parts, totalCents: priceCents, interestCents: 0 }
+  }
+  const i = monthlyRateBps / 10_000
+  // Tiny prices round below an interest-free part: never charge less than the price.
+  const part = Math.max(
+    Math.round((priceCents * i) / (1 - (1 + i) ** -count)),
+    Math.ceil(priceCents / count),
+  )
+  const totalCents = part * count
+  return {
+    count,
+    parts: Array.from({ length: count }, () => part),
+    totalCents,
+    interestCents: totalCents - priceCents,
+  }
+}
+
 /**
  * A share of an amount in basis points (1% = 100 bps), rounded half up to the centavo.
  * Integer arithmetic only: amount × bps / 10000 with the remainder compared to half.

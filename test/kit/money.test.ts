@@ -1,9 +1,11 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   formatBrl,
   formatBrlAmount,
   formatDecimal,
   installmentCents,
+  installmentPlan,
   MAX_AMOUNT_CENTS,
   percentOf,
   percentToBasisPoints,
@@ -108,5 +110,64 @@ describe('splitSale (SPEC §8 rounding)', () => {
         expect(parts.creator).toBeGreaterThanOrEqual(0)
       }
     }
+  })
+})
+
+describe('installment plans', () => {
+  it('splits the price in equal parts when the seller pays the interest', () => {
+    expect(installmentPlan(10_000, 3, null)).toEqual({
+      count: 3,
+      parts: [3334, 3333, 3333],
+      totalCents: 10_000,
+      interestCents: 0,
+    })
+    expect(installmentPlan(9790, 1, 299).parts).toEqual([9790])
+    // 39.90 in 12x: six parts of 3.33 and six of 3.32; the first is installmentCents's.
+    const plan = installmentPlan(3990, 12, null)
+    expect(plan.parts.filter((p) => p === 333)).toHaveLength(6)
+    expect(plan.parts[0]).toBe(installmentCents(3990, 12))
+  })
+
+  it('follows the Price table when the buyer pays', () => {
+    // 100.00 in 3x at 2.99 % a month: 100 × 0.0299 / (1 − 1.0299^−3) = 35.351… → 35.35.
+    expect(installmentPlan(10_000, 3, 299)).toEqual({
+      count: 3,
+      parts: [3535, 3535, 3535],
+      totalCents: 10_605,
+      interestCents: 605,
+    })
+    // 1 000.00 in 12x at 1 %: the textbook payment 88.85.
+    expect(installmentPlan(100_000, 12, 100).parts[0]).toBe(8885)
+  })
+
+  it('always adds up to the total, never below the price, and 1 installment has no interest', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: MAX_AMOUNT_CENTS }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.option(fc.integer({ min: 0, max: 2000 }), { nil: null }),
+        (price, count, rate) => {
+          const plan = installmentPlan(price, count, rate)
+          expect(plan.parts).toHaveLength(count)
+          expect(plan.parts.reduce((a, b) => a + b, 0)).toBe(plan.totalCents)
+          expect(plan.totalCents - price).toBe(plan.interestCents)
+          expect(plan.interestCents).toBeGreaterThanOrEqual(0)
+          if (count === 1 || !rate) {
+            expect(plan.interestCents).toBe(0)
+            expect(plan.parts[0]).toBe(installmentCents(price, count))
+          }
+          expect(Math.max(...plan.parts) - Math.min(...plan.parts)).toBeLessThanOrEqual(
+            rate ? 0 : 1,
+          )
+        },
+      ),
+    )
+  })
+
+  it('refuses what is not a plan', () => {
+    expect(() => installmentPlan(100, 0, null)).toThrow(RangeError)
+    expect(() => installmentPlan(100, 13, null)).toThrow(RangeError)
+    expect(() => installmentPlan(-1, 2, null)).toThrow(RangeError)
+    expect(() => installmentPlan(100, 2, -5)).toThrow(RangeError)
   })
 })

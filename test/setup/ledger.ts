@@ -59,26 +59,29 @@ const sum = async (query: Promise<{ v: unknown } | undefined>) => Number((await 
  */
 export async function slowCreatorBalance(db: Db, accountId: string) {
   const v = sql<number>`COALESCE(SUM(amount_cents), 0)`.as('v')
+  // The creator's money of an order is its price: the installments' interest is the platform's.
+  const price = sql<number>`COALESCE(SUM(amount_cents - interest_cents), 0)`.as('v')
   const paid = await sum(
     db
       .selectFrom('orders')
-      .select(v)
+      .select(price)
       .where('account_id', '=', accountId)
       .where('paid_at', 'is not', null)
       .executeTakeFirst(),
   )
   const refunds = await sum(
     db
-      .selectFrom('refunds')
-      .select(v)
-      .where('account_id', '=', accountId)
-      .where('status', 'in', ['pending', 'completed'])
+      .selectFrom('refunds as r')
+      .innerJoin('orders as o', 'o.id', 'r.order_id')
+      .select(sql<number>`COALESCE(SUM(r.amount_cents - o.interest_cents), 0)`.as('v'))
+      .where('r.account_id', '=', accountId)
+      .where('r.status', 'in', ['pending', 'completed'])
       .executeTakeFirst(),
   )
   const chargebacks = await sum(
     db
       .selectFrom('orders')
-      .select(v)
+      .select(price)
       .where('account_id', '=', accountId)
       .where('status', '=', 'chargeback')
       .executeTakeFirst(),

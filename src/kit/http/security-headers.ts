@@ -11,21 +11,38 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { SESSION_COOKIE } from './auth.ts'
 import { carriesCapability } from './capability-urls.ts'
 
+/** Origins one checkout page adds to its policy: a gateway's card script and its API. */
+export interface PageOrigins {
+  script: string[]
+  connect: string[]
+}
+const pageOrigins = new WeakMap<FastifyReply, PageOrigins>()
+
+/**
+ * Lets this checkout page load a gateway's script and call its API (MercadoPago.js tokenizes
+ * cards in the browser). Only the hosted checkout may, and only for the reply that asks: every
+ * other page keeps `script-src 'self'`.
+ */
+export function allowGatewayOrigins(reply: FastifyReply, origins: PageOrigins): void {
+  pageOrigins.set(reply, origins)
+}
+
 // Styles stay inline (one request per page, and the dev mailbox previews e-mails' style
 // attributes): scripts are what the policy must stop. data: images are the PIX QR and boleto.
-const PAGE_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "base-uri 'self'",
-  "object-src 'none'",
-].join('; ')
+const pagePolicy = (extra: PageOrigins = { script: [], connect: [] }) =>
+  [
+    "default-src 'self'",
+    ["script-src 'self'", ...extra.script].join(' '),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    ["connect-src 'self'", ...extra.connect].join(' '),
+    "form-action 'self'",
+    "base-uri 'self'",
+    "object-src 'none'",
+  ].join('; ')
 const POLICY = {
-  page: `${PAGE_POLICY}; frame-ancestors 'none'`,
-  embeddable: `${PAGE_POLICY}; frame-ancestors *`,
+  page: `${pagePolicy()}; frame-ancestors 'none'`,
+  embeddable: (extra?: PageOrigins) => `${pagePolicy(extra)}; frame-ancestors *`,
   // JSON and files: nothing in them may run or load anything, even if a browser rendered them.
   other: "default-src 'none'; frame-ancestors 'none'",
 }
@@ -46,7 +63,7 @@ export function registerSecurityHeaders(app: FastifyInstance, config: { baseUrl:
     reply.header('x-content-type-options', 'nosniff')
     reply.header(
       'content-security-policy',
-      embeddable ? POLICY.embeddable : page ? POLICY.page : POLICY.other,
+      embeddable ? POLICY.embeddable(pageOrigins.get(reply)) : page ? POLICY.page : POLICY.other,
     )
     if (!embeddable) reply.header('x-frame-options', 'DENY')
     if ((page || carriesCredentials(request)) && !reply.hasHeader('cache-control'))

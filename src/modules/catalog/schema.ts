@@ -10,6 +10,28 @@ export const PlanIn = z.object({
   interval_count: z.number().int().min(1).max(12).optional(),
 })
 
+const PaymentMethods = z
+  .array(z.enum(['pix', 'card', 'boleto']))
+  .min(1)
+  .max(3)
+  .refine((methods) => new Set(methods).size === methods.length, 'formas de pagamento repetidas')
+  .describe(
+    'What the checkout offers. Default: ["pix"] for one_time, ["pix","card","boleto"] for recurring.',
+  )
+const MaxInstallments = z
+  .number()
+  .int()
+  .min(1)
+  .max(12)
+  .describe(
+    'Most card installments a buyer may choose. Default: 1 for one_time, 12 (interest-free) for recurring.',
+  )
+const InstallmentInterest = z
+  .enum(['seller', 'buyer'])
+  .describe(
+    "Who pays the installments' interest: `seller` (the buyer pays the price in equal parts) or `buyer` (CARD_INSTALLMENT_INTEREST a month, Price table; one_time products only). Default: seller.",
+  )
+
 export const CreateProductBody = z.object({
   name: z.string().trim().min(1).max(200),
   slug: z.string().regex(/^[a-z0-9-]{3,64}$/, 'slug: 3 a 64 caracteres a-z, 0-9 ou hífen'),
@@ -19,6 +41,9 @@ export const CreateProductBody = z.object({
   delivery_url: url.optional(),
   guarantee_days: z.number().int().min(0).max(365).optional(),
   plans: z.array(PlanIn).min(1).max(20),
+  payment_methods: PaymentMethods.optional(),
+  max_installments: MaxInstallments.optional(),
+  installment_interest: InstallmentInterest.optional(),
 })
 export type CreateProductInput = z.infer<typeof CreateProductBody>
 
@@ -30,6 +55,9 @@ export const PatchProductBody = z
     delivery_url: url.nullable(),
     guarantee_days: z.number().int().min(0).max(365),
     status: z.enum(['active', 'archived']),
+    payment_methods: PaymentMethods,
+    max_installments: MaxInstallments,
+    installment_interest: InstallmentInterest,
     /** Plans with an id are updated; without one, added; plans left out are archived. */
     plans: z
       .array(PlanIn.extend({ id: z.uuid().optional() }))
@@ -58,6 +86,9 @@ export const ProductOut = z.object({
   guarantee_days: z.number(),
   status: z.enum(['active', 'archived']),
   plans: z.array(PlanOut),
+  payment_methods: z.array(z.enum(['pix', 'card', 'boleto'])),
+  max_installments: z.number(),
+  installment_interest: z.enum(['seller', 'buyer']),
   checkout_url: z.string(),
   created_at: z.string(),
 })

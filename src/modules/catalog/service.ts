@@ -1,6 +1,7 @@
 import type { Config } from '../../config.ts'
 import type { Clock } from '../../kit/clock.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
+import type { PaymentMethod } from '../../kit/db-schema.ts'
 import { BadRequest, Conflict, NotFound } from '../../kit/errors.ts'
 import { type PageQuery, pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
@@ -12,6 +13,35 @@ import type { CreateProductInput, PatchProductInput, ProductOut } from './schema
 
 type Ctx = { clock: Clock; config: Pick<Config, 'checkoutUrl'> }
 type PlanInput = CreateProductInput['plans'][number]
+
+/** The seed's defaults (SPEC §4): PIX only for one_time; recurring as the seed sold it. */
+const DEFAULT_METHODS = {
+  one_time: ['pix'] as PaymentMethod[],
+  recurring: ['pix', 'card', 'boleto'] as PaymentMethod[],
+}
+const METHOD_ORDER: PaymentMethod[] = ['pix', 'card', 'boleto']
+const DEFAULT_MAX_INSTALLMENTS = { one_time: 1, recurring: 12 }
+
+/**
+ * How a product is paid: its methods, installments and who pays their interest. Recurring
+ * products keep the seed's interest-free installments: a subscription's renewals are single
+ * charges of the plan's price, so a buyer's interest could only ever apply to its first one.
+ */
+function paymentFields(
+  billing: 'one_time' | 'recurring',
+  input: Pick<CreateProductInput, 'payment_methods' | 'max_installments' | 'installment_interest'>,
+) {
+  if (billing === 'recurring' && input.installment_interest === 'buyer') {
+    throw new BadRequest('Assinaturas (recurring) só parcelam sem juros para o comprador')
+  }
+  return {
+    ...(input.payment_methods
+      ? { payment_methods: METHOD_ORDER.filter((m) => input.payment_methods!.includes(m)) }
+      : {}),
+    ...(input.max_installments ? { max_installments: input.max_installments } : {}),
+    ...(input.installment_interest ? { installment_interest: input.installment_interest } : {}),
+  }
+}
 
 /** Recurring plans bill every `interval_count` months or years; one-time plans have no interval. */
 function planFields(billing: 'one_time' | 'recurring', plan: PlanInput) {
@@ -45,6 +75,9 @@ export function productOut(ctx: Ctx, product: ProductRow, plans: PlanRow[]): Pro
     delivery_url: product.delivery_url,
     guarantee_days: product.guarantee_days,
     status: product.status,
+    payment_methods: product.payment_methods,
+    max_installments: product.max_installments,
+    installment_interest: product.installment_interest,
     plans: plans
       .filter((p) => p.product_id === product.id)
       .map((p) => ({
@@ -77,6 +110,10 @@ export async function createProduct(
     success_url: input.success_url ?? null,
     delivery_url: input.delivery_url ?? null,
     guarantee_days: input.guarantee_days ?? 7,
+    payment_methods: DEFAULT_METHODS[input.billing],
+    max_installments: DEFAULT_MAX_INSTALLMENTS[input.billing],
+    installment_interest: 'seller',
+    ...paymentFields(input.billing, input),
     created_at: now,
     updated_at: now,
   })) as ProductRow | undefined
@@ -117,10 +154,19 @@ export async function patchProduct(
   patch: PatchProductInput,
 ) {
   const now = ctx.clock.now()
-  const { plans, ...fields } = patch
-  const product = (await repo.updateProduct(tx, accountId, id, { ...fields, updated_at: now })) as
-    | ProductRow
-    | undefined
+  const { plans, payment_methods, max_installments, installment_interest, ...fields } = patch
+  const found = await repo.findProduct(tx, accountId, id)
+  if (!found) throw new NotFound('Produto não encontrado')
+  const payment = paymentFields(found.billing, {
+    payment_methods,
+    max_installments,
+    installment_interest,
+  })
+  const product = (await repo.updateProduct(tx, accountId, id, {
+    ...fields,
+    ...payment,
+    updated_at: now,
+  })) as ProductRow | undefined
   if (!product) throw new NotFound('Produto não encontrado')
   if (plans) {
     const existing = new Set((await repo.plansOf(tx, [id])).map((p) => p.id))

@@ -31,7 +31,7 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
         tags,
         operationId: 'createCheckout',
         summary: 'Buy: create the order and its charge',
-        description: `Creates the buyer (if new), a pending order and then the gateway charge. one_time products accept PIX only. A declined card is a 402; an order that closed while it was charged is a 409 (the charge is canceled); no answer from the gateway is a 502 (reconciliation settles the order); our own failure after the charge is a 503 (the charge is canceled). \${deps.config.checkoutCreatesPerMinute} per minute per IP.`,
+        description: `Creates the buyer (if new), a pending order and then the gateway charge. The product's \`payment_methods\` say which methods it takes (another is a 400); card \`installments\` go up to its \`max_installments\`, and when the buyer pays their interest \`amount\` includes it (\`interest\`). The card comes as \`card_token\` where the gateway tokenizes in the page, or as \`card\` with \`postal_code\` and \`address_number\` where it takes card data (Asaas). A charge the gateway refuses is a 400 with its reason (a 502 when our setup was refused); a declined card is a 402 \`Cartão recusado\` with the gateway's reason in \`details\`; an order that closed while it was charged is a 409 (the charge is canceled); no answer from the gateway is a 502 (reconciliation settles the order); our own failure after the charge is a 503 (the charge is canceled). ${deps.config.checkoutCreatesPerMinute} per minute per IP.`,
         errors: [402, 404, 409, 429, 502, 503],
         body: CreateCheckoutBody,
         response: { 201: CheckoutOut },
@@ -39,7 +39,8 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
     },
     async (request, reply) => {
       await hit(deps.db, deps.clock, createsPerIp, request.ip)
-      return reply.code(201).send(await createCheckout(deps, request.body))
+      const remoteIp = request.ip
+      return reply.code(201).send(await createCheckout(deps, request.body, { remoteIp }))
     },
   )
 

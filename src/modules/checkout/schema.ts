@@ -16,8 +16,56 @@ export const CreateCheckoutBody = z.object({
   payment_method: z.enum(['pix', 'card', 'boleto']),
   coupon_code: z.string().trim().min(1).max(64).optional(),
   affiliate_code: z.string().trim().min(1).max(64).optional(),
-  card_token: z.string().min(1).max(200).optional(),
-  installments: z.number().int().min(1).max(12).optional(),
+  card_token: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('For gateways that tokenize in the page (the sandbox, Mercado Pago)'),
+  installments: z
+    .number()
+    .int()
+    .min(1)
+    .max(12)
+    .optional()
+    .describe("Card only, up to the product's max_installments (1 when absent)"),
+  card: z
+    .object({
+      holder_name: z.string().trim().min(2).max(100),
+      number: z
+        .string()
+        .trim()
+        .regex(/^[\d\s-]{13,30}$/, 'número do cartão: 13 a 19 dígitos'),
+      expiry_month: z
+        .string()
+        .trim()
+        .regex(/^(0?[1-9]|1[0-2])$/, 'mês: 1 a 12'),
+      expiry_year: z
+        .string()
+        .trim()
+        .regex(/^(\d{2}|\d{4})$/, 'ano: AA ou AAAA'),
+      cvv: z
+        .string()
+        .trim()
+        .regex(/^\d{3,4}$/, 'CVV: 3 ou 4 dígitos'),
+    })
+    .optional()
+    .describe(
+      'Card data, for gateways that take it server-side (Asaas): forwarded once, never stored nor logged',
+    ),
+  postal_code: z
+    .string()
+    .trim()
+    .max(10)
+    .optional()
+    .describe("The card holder's CEP (8 digits), required with `card`"),
+  address_number: z
+    .string()
+    .trim()
+    .min(1)
+    .max(10)
+    .optional()
+    .describe("The card holder's address number, required with `card`"),
 })
 export type CreateCheckoutInput = z.infer<typeof CreateCheckoutBody>
 
@@ -35,9 +83,14 @@ export const CheckoutOut = z.object({
       digitable_line: z.string(),
       due_date: z.string(),
       barcode_image: z.string().describe('ITF barcode as an SVG data URL'),
+      url: z.string().nullable().describe("The gateway's printable boleto, when it has one"),
     })
     .nullable(),
   card: z.object({ status: z.string(), last4: z.string() }).nullable(),
+  installments: z.number().describe('Card installments (1 for PIX and boleto)'),
+  interest: z
+    .number()
+    .describe("Installments' interest inside `amount`, when the buyer pays it (else 0)"),
 })
 export type CheckoutOut = z.infer<typeof CheckoutOut>
 

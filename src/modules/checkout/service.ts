@@ -12,15 +12,21 @@ import { accessEmail } from '../email/templates.ts'
 import { commissionFields, planShares, recordShares } from '../ledger/shares.ts'
 import { createOrder, findOrder } from '../orders/service.ts'
 import { barcodeSvgDataUrl } from '../payments/boleto.ts'
-import { openCheck } from '../payments/checks.ts'
-import type { GatewayCharge } from '../payments/gateway.ts'
-import { type ChargeOutcome, dropCharge, recordOrderCharge } from '../payments/order-charge.ts'
+import { openCheck, settleCheck } from '../payments/checks.ts'
+import { type GatewayCharge, GatewayRefused } from '../payments/gateway.ts'
+import {
+  type ChargeOutcome,
+  dropCharge,
+  failUnchargedOrder,
+  recordOrderCharge,
+} from '../payments/order-charge.ts'
 import { pixQrDataUrl } from '../payments/qr.ts'
 import { emitEvent } from '../webhooks/service.ts'
+import { cardDataOf, postalCodeOf } from './card.ts'
+import { installmentsOf } from './installments.ts'
 import type { CheckoutOut, CreateCheckoutInput } from './schema.ts'
 import { markConverted } from './sessions.ts'
 
-const METHODS = { one_time: ['pix'], recurring: ['pix', 'card', 'boleto'] } as const
 /** A card is charged within the request; this bounds how long its order may wait for that. */
 const CARD_WINDOW_MS = 15 * 60_000
 
@@ -39,23 +45,31 @@ export const CHARGE_BEING_CANCELED =
  * second transaction records the answer. A charge our side cannot keep is canceled at the
  * gateway; an answer that never came is looked up later by the reconciliation worker.
  */
-export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Promise<CheckoutOut> {
+export async function createCheckout(
+  deps: Deps,
+  input: CreateCheckoutInput,
+  request: { remoteIp?: string | undefined } = {},
+): Promise<CheckoutOut> {
   const { product, plan } = await sellable(deps.db, input.product_id, input.plan_id)
-  if (!(METHODS[product.billing] as readonly string[]).includes(input.payment_method)) {
+  if (!product.payment_methods.includes(input.payment_method)) {
     throw new BadRequest('Forma de pagamento não aceita para este produto')
   }
   const taxId = normalizeTaxId(input.cpf)
   if (!taxId) throw new BadRequest('CPF/CNPJ inválido')
   const phone = normalizeBrazilianPhone(input.phone)
   if (!phone) throw new BadRequest('Telefone inválido')
-  if (input.payment_method === 'card' && !input.card_token) throw new BadRequest('Informe o cartão')
+  const count = installmentCount(product, input)
+  const card = cardOf(deps, input)
 
   const now = deps.clock.now()
   const orderId = uuidv7(now.getTime())
   const priced = input.coupon_code
     ? await priceWithCoupon(deps.db, deps, product.id, plan.price_cents, input.coupon_code)
     : null
-  const amountCents = priced?.amountCents ?? plan.price_cents
+  const priceCents = priced?.amountCents ?? plan.price_cents
+  // What the buyer pays in all: the price, plus the installments' interest when theirs.
+  const installments = installmentsOf(product, priceCents, count)
+  const amountCents = installments.totalCents
   const pixExpiresAt = new Date(now.getTime() + deps.config.pixExpiresAfterMs)
 
   await withTx(deps.db, async (tx) => {
@@ -73,7 +87,8 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
     }
     const shares = await planShares(tx, {
       productId: product.id,
-      amountCents,
+      // Shares are of the price: the interest is the platform's.
+      amountCents: priceCents,
       affiliateCode: input.affiliate_code,
       buyerId: buyer.user.id,
     })
@@ -89,6 +104,8 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
       buyer_phone: phone,
       status: 'pending',
       amount_cents: amountCents,
+      installments: count,
+      interest_cents: installments.interestCents,
       payment_method: input.payment_method,
       coupon_code: priced?.coupon.code ?? null,
       // A boleto's comes with its due date, once the gateway issued it.
@@ -127,20 +144,36 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
       method: input.payment_method,
       amountCents,
       description: product.name,
-      buyer: { name: input.name, email: input.email, document: taxId.value, phone },
+      buyer: {
+        name: input.name,
+        email: input.email,
+        document: taxId.value,
+        phone,
+        postalCode: card?.postalCode,
+        addressNumber: card?.addressNumber,
+      },
       expiresAt: pixExpiresAt,
-      cardToken: input.card_token,
-      installments: input.installments,
+      cardToken: card?.token,
+      cardData: card?.data,
+      installments: input.payment_method === 'card' ? count : undefined,
+      remoteIp: request.remoteIp,
     })
   } catch (error) {
+    if (error instanceof GatewayRefused) return refused(deps, orderId, error)
     // The order stays pending without a charge; reconciliation looks it up by the order id.
     deps.log.warn({ err: error, orderId }, 'gateway charge answer unknown')
     throw new AppError(502, PAYMENT_UNKNOWN, 'bad_gateway')
   }
 
   const status = await recordOrDrop(deps, orderId, charge)
-  if (status === 'failed' && charge.status === 'failed')
-    throw new PaymentRequired('Cartão recusado')
+  if (status === 'failed' && charge.status === 'failed') {
+    // The seed's words, and the gateway's reason in the error shape's details (SPEC §1).
+    const reason = charge.card?.declineReason
+    throw new PaymentRequired(
+      'Cartão recusado',
+      reason ? [{ path: 'card', message: reason }] : undefined,
+    )
+  }
   if (status !== 'pending' && status !== 'paid') throw new Conflict(CHARGE_CANCELED)
 
   return {
@@ -163,10 +196,78 @@ export async function createCheckout(deps: Deps, input: CreateCheckoutInput): Pr
           digitable_line: charge.boleto.digitableLine,
           due_date: charge.boleto.dueDate,
           barcode_image: barcodeSvgDataUrl(charge.boleto.barcode),
+          url: charge.boleto.url,
         }
       : null,
-    card: charge.card,
+    card: charge.card ? { status: charge.card.status, last4: charge.card.last4 } : null,
+    installments: count,
+    interest: toBrl(installments.interestCents),
   }
+}
+
+/** Installments are a card's, up to what the product allows (recurring: the seed's 12). */
+function installmentCount(
+  product: { max_installments: number },
+  input: Pick<CreateCheckoutInput, 'payment_method' | 'installments'>,
+) {
+  const count = input.installments ?? 1
+  if (count > 1 && input.payment_method !== 'card') {
+    throw new BadRequest('Parcelamento só no cartão de crédito')
+  }
+  if (count > product.max_installments) {
+    throw new BadRequest(`Este produto aceita no máximo ${product.max_installments}x no cartão`)
+  }
+  return count
+}
+
+/**
+ * The card as this gateway takes it (`cardEntry`): a token made in the page, or the card data
+ * itself with the holder's CEP and address number. Card data is refused where the gateway
+ * tokenizes in the page, so it never crosses our server without need.
+ */
+function cardOf(deps: Pick<Deps, 'gateway' | 'clock'>, input: CreateCheckoutInput) {
+  if (input.payment_method !== 'card') {
+    if (input.card) throw new BadRequest('Dados de cartão só com pagamento por cartão')
+    return null
+  }
+  if (deps.gateway.cardEntry.kind !== 'card-data') {
+    if (input.card) throw new BadRequest('Este checkout não recebe dados de cartão: use card_token')
+    if (!input.card_token) throw new BadRequest('Informe o cartão')
+    return {
+      token: input.card_token,
+      data: undefined,
+      postalCode: undefined,
+      addressNumber: undefined,
+    }
+  }
+  if (!input.card) throw new BadRequest('Informe os dados do cartão')
+  if (!input.postal_code || !input.address_number) {
+    throw new BadRequest('Informe o CEP e o número do endereço do titular do cartão')
+  }
+  return {
+    token: undefined,
+    data: cardDataOf(input.card, deps.clock.now()),
+    postalCode: postalCodeOf(input.postal_code),
+    addressNumber: input.address_number,
+  }
+}
+
+/**
+ * The gateway answered that it charged nothing, and why: the order fails (its coupon and
+ * shares given back) and the buyer reads the reason: 400 for what they sent, 502 for our setup.
+ */
+async function refused(deps: Deps, orderId: string, error: GatewayRefused): Promise<never> {
+  deps.log.warn({ orderId, reason: error.reason, blame: error.blame }, 'gateway refused a charge')
+  await withTx(deps.db, async (tx) => {
+    await failUnchargedOrder(tx, deps, orderId)
+    await settleCheck(tx, deps, orderId, `charge refused (${error.blame})`)
+  }).catch((failure) => {
+    // Reconciliation finds no charge for it and closes it.
+    deps.log.error({ err: failure, orderId }, 'failing a refused order failed')
+  })
+  throw error.blame === 'input'
+    ? new BadRequest(error.reason)
+    : new AppError(502, error.reason, 'bad_gateway')
 }
 
 /**

@@ -12,7 +12,9 @@ import { MoneyChange } from './change.ts'
 import { ledgerRepo as repo, type ShareRow } from './repo.ts'
 
 type Ctx = { clock: Clock }
-type Order = Pick<DB['orders'], 'id' | 'account_id' | 'product_id' | 'amount_cents'>
+type Order = Pick<DB['orders'], 'id' | 'account_id' | 'product_id' | 'amount_cents'> & {
+  interest_cents: number
+}
 
 export const REFUND_NOT_COVERED = 'Saldo insuficiente para reembolsar este pedido'
 
@@ -23,13 +25,20 @@ function holdersOf(shares: ShareRow[]) {
   }
 }
 
-/** What the creator keeps of the order: the amount less every share. */
+/**
+ * The order's price: what the buyer paid less the installments' interest, which is the
+ * platform's (it pays the gateway's anticipation). Shares and the creator's counters are of it.
+ */
+const priceOf = (order: Order) => order.amount_cents - order.interest_cents
+
+/** What the creator keeps of the order: the price less every share. */
 const creatorPart = (order: Order, shares: ShareRow[]) =>
-  order.amount_cents - shares.reduce((sum, s) => sum + s.amount_cents, 0)
+  priceOf(order) - shares.reduce((sum, s) => sum + s.amount_cents, 0)
 
 /**
  * The order's money to everyone who shares in it (sign +1), or back from them (−1), against
- * one platform book: the creator its part, each affiliate and co-producer their share.
+ * one platform book: the creator its part, each affiliate and co-producer their share, the
+ * platform the installments' interest.
  */
 function shareLines(
   change: MoneyChange,
@@ -41,6 +50,7 @@ function shareLines(
   const x = order.account_id
   change
     .line('creator', x, x, sign * creatorPart(order, shares))
+    .line('platform_revenue', null, x, sign * order.interest_cents)
     .line(against, null, x, -sign * order.amount_cents)
   for (const share of shares) {
     change.line(BOOK_OF[share.kind], share.user_id, x, sign * share.amount_cents)
@@ -49,7 +59,7 @@ function shareLines(
 
 /** The seed's counters of a reversal (sign +1) or of undoing one (−1). */
 function reversalCounters(change: MoneyChange, order: Order, shares: ShareRow[], sign: 1 | -1) {
-  change.creator(order.account_id, { refunded: sign * order.amount_cents })
+  change.creator(order.account_id, { refunded: sign * priceOf(order) })
   for (const share of shares) {
     const amount = sign * share.amount_cents
     if (share.kind === 'commission') {
@@ -82,7 +92,7 @@ export async function postSale(tx: Tx, ctx: Ctx, order: Order): Promise<void> {
     updated_at: now,
   })
   shareLines(change, order, shares, 1, 'gateway')
-  change.creator(order.account_id, { paid: order.amount_cents })
+  change.creator(order.account_id, { paid: priceOf(order) })
   for (const share of shares) {
     if (share.kind === 'commission') {
       change.affiliate(share.user_id, { paid: share.amount_cents })

@@ -1,10 +1,10 @@
-import type { Insertable } from 'kysely'
+import type { Insertable, Selectable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, OrderStatus } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 import type { OrderListQuery } from './schema.ts'
 
-export type OrderRow = Omit<DB['orders'], 'currency'> & { currency: string }
+export type OrderRow = Selectable<DB['orders']>
 
 export const ordersRepo = {
   insert(db: Executor, row: Insertable<DB['orders']>) {

@@ -1,14 +1,14 @@
-import type { Insertable } from 'kysely'
+import type { Insertable, Selectable } from 'kysely'
 import type { Executor, Tx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
-import { NotFound } from '../../kit/errors.ts'
+import { BadRequest, NotFound } from '../../kit/errors.ts'
 import { pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
 import { toBrl } from '../../kit/money.ts'
 import { ordersRepo as repo } from './repo.ts'
 import type { OrderListQuery, OrderOut } from './schema.ts'
 
-type OrderRow = DB['orders'] & { currency: string }
+type OrderRow = Selectable<DB['orders']>
 
 export function orderOut(row: OrderRow): OrderOut {
   return {
@@ -61,7 +61,24 @@ export async function markExpired(tx: Tx, orderId: string, at: Date): Promise<Or
   return (row as OrderRow | undefined) ?? null
 }
 
+/**
+ * How deep page numbers go: `page × limit` up to this many orders. An offset makes the database
+ * walk every skipped row (page 20,000 of a million orders took ~160 ms); this deep it stays a
+ * few milliseconds. Beyond it, `starting_after` pages by keyset at any depth.
+ */
+export const MAX_PAGED_ORDERS = 10_000
+
 export async function listOrders(db: Executor, accountId: string, query: OrderListQuery) {
+  if (!query.starting_after && query.page * query.limit > MAX_PAGED_ORDERS)
+    throw new BadRequest(
+      `page too deep: page × limit may reach ${MAX_PAGED_ORDERS} orders; to go further, pass starting_after with the id of the last order of the previous page`,
+      [
+        {
+          path: 'page',
+          message: `at most ${Math.floor(MAX_PAGED_ORDERS / query.limit)} with limit ${query.limit}`,
+        },
+      ],
+    )
   const rows = (await repo.list(db, accountId, query, pageWindow(query))) as OrderRow[]
   return toPage(rows, query, orderOut)
 }

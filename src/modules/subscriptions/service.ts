@@ -2,6 +2,7 @@
 // of it renews it; the creator or non-payment ends it, and with it the access. Every change is
 // a verb taking the caller's transaction. `next_action_at` tells the renewal worker
 // (renewals.ts) when to look at the row again.
+import type { Selectable } from 'kysely'
 import type { Deps } from '../../deps.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
 import type { DB, SubscriptionStatus } from '../../kit/db-schema.ts'
@@ -23,7 +24,7 @@ import { subscriptionsRepo as repo, type SubscriptionRow } from './repo.ts'
 import type { SubscriptionOut } from './schema.ts'
 
 type Ctx = Pick<Deps, 'clock' | 'config'>
-type Order = DB['orders']
+type Order = Selectable<DB['orders']>
 
 export const SUBSCRIPTION_NOT_FOUND = 'Assinatura não encontrada'
 export const ALREADY_CANCELED = 'Esta assinatura já foi cancelada'

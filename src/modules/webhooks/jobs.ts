@@ -1,5 +1,5 @@
-// The delivery worker. It leases due deliveries fairly across endpoints (a few per endpoint,
-// see repo.claimDue), sends each signed without waiting for the others, so a slow endpoint only
+// The delivery worker. It leases due deliveries fairly across endpoints (up to each endpoint's
+// window, which adapts to how fast it answers: concurrency.ts; see repo.claimDue), sends each signed without waiting for the others, so a slow endpoint only
 // ever holds its own slots, and records every attempt. Retries follow the configured schedule
 // with jitter (Retry-After on 429/503 when longer, see retry.ts) up to the delivery's
 // max_attempts (5, one more per manual retry); 410 or 24 h of failures disables the endpoint
@@ -7,6 +7,7 @@
 import type { Deps } from '../../deps.ts'
 import { startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
+import { createEndpointWindows, type EndpointWindows } from './concurrency.ts'
 import { createRecorder, type Recorder, recordEndpointGone } from './record.ts'
 import { type ClaimedDelivery, DELIVERIES_CHANNEL, webhooksRepo as repo } from './repo.ts'
 import { createWebhookSender, type WebhookSender } from './sender.ts'
@@ -38,6 +39,7 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
   })
   const record = createRecorder(deps)
   const open = cachedSecretOpener(deps)
+  const windows = createEndpointWindows(deps.config.webhookEndpointConcurrency)
   const inFlight = new Set<Promise<void>>()
   let starved = true
   let lastClaimAt = 0
@@ -65,10 +67,11 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
         now: deps.clock.now(),
         limit: room,
         perEndpoint: deps.config.webhookEndpointConcurrency,
+        windows: windows.widened(),
         leaseMs: deps.config.webhookTimeoutMs + 5_000,
       })
       for (const delivery of claimed) {
-        const sending: Promise<void> = deliverOne(deps, { sender, record, open }, delivery)
+        const sending: Promise<void> = deliverOne(deps, { sender, record, open, windows }, delivery)
           .catch((error) => deps.log.error({ err: error }, 'webhook delivery failed'))
           .finally(() => {
             inFlight.delete(sending)
@@ -114,7 +117,13 @@ async function deliverOne(
     sender,
     record,
     open,
-  }: { sender: WebhookSender; record: Recorder; open: (s: string) => string },
+    windows,
+  }: {
+    sender: WebhookSender
+    record: Recorder
+    open: (s: string) => string
+    windows: EndpointWindows
+  },
   delivery: ClaimedDelivery,
 ): Promise<void> {
   if (!delivery.is_active || delivery.deleted_at) return recordEndpointGone(deps, delivery)
@@ -132,5 +141,6 @@ async function deliverOne(
     body,
   })
   const result = await sender.send(delivery.url, body, headers)
+  windows.record(delivery.endpoint_id, result)
   await record({ delivery, result, at: deps.clock.now() })
 }

@@ -172,17 +172,24 @@ export const webhooksRepo = {
   /**
    * Leases due deliveries fairly and returns everything their attempts need, in one statement.
    * It walks the endpoints that have pending work (a loose index scan, one probe per endpoint)
-   * and takes from each at most `perEndpoint` minus what is already in flight there, oldest
-   * first. A slow endpoint's backlog therefore never fills a batch while another endpoint
+   * and takes from each at most its window (`perEndpoint`, or the endpoint's own in `windows`,
+   * see concurrency.ts) minus what is already in flight there, oldest first. A slow endpoint's backlog therefore never fills a batch while another endpoint
    * waits. Two workers claiming at the same instant may each fill the same endpoint's room
    * once; the UPDATE's guard still leases every row to one of them. `attempts` after the claim
    * is the claim's fencing token: only the holder of the latest claim may settle the delivery.
    */
   async claimDue(
     db: Executor,
-    opts: { now: Date; limit: number; perEndpoint: number; leaseMs: number },
+    opts: {
+      now: Date
+      limit: number
+      perEndpoint: number
+      leaseMs: number
+      windows?: { endpointIds: string[]; limits: number[] }
+    },
   ): Promise<ClaimedDelivery[]> {
     const { now, limit, perEndpoint } = opts
+    const windows = opts.windows ?? { endpointIds: [], limits: [] }
     const leaseUntil = new Date(now.getTime() + opts.leaseMs)
     const result = await sql<ClaimedDelivery>`
       WITH RECURSIVE queues AS (
@@ -201,7 +208,10 @@ export const webhooksRepo = {
             AND d.next_attempt_at <= ${now}
             AND (d.locked_until IS NULL OR d.locked_until <= ${now})
           ORDER BY d.next_attempt_at
-          LIMIT GREATEST(0, ${perEndpoint}::int - (
+          LIMIT GREATEST(0, COALESCE(
+            (SELECT w.cap FROM unnest(${windows.endpointIds}::uuid[], ${windows.limits}::int[])
+              AS w (endpoint_id, cap) WHERE w.endpoint_id = q.endpoint_id),
+            ${perEndpoint}::int) - (
             SELECT count(*) FROM webhook_deliveries f
             WHERE f.endpoint_id = q.endpoint_id AND f.status = 'pending'
               AND f.locked_until > ${now}))

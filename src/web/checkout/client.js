@@ -1,6 +1,7 @@
 // The hosted checkout's only script: no framework, a few KB. It validates the form (CPF/CNPJ
-// check digits too), keeps the checkout session up to date as the buyer types, tokenizes cards
-// with the gateway (the server never sees a card number), and follows the payment.
+// check digits too), keeps the checkout session up to date as the buyer types, takes the card
+// as the gateway does (a token made in the page, or the card data for gateways that take it),
+// and follows the payment.
 ;(() => {
   const cfg = JSON.parse(document.getElementById('checkout-config').textContent)
   const $ = (id) => document.getElementById(id)
@@ -123,6 +124,66 @@
     return ok
   }
 
+  // The card as this gateway takes it (cfg.cardEntry): a test token from the sandbox, a token
+  // from MercadoPago.js, or the card data itself with the holder's CEP and address number.
+  async function cardFieldsOf() {
+    const f = form.elements
+    const kind = cfg.cardEntry.kind
+    if (kind === 'card-data') {
+      const [month, year] = expiryOf(f.card_expiry.value)
+      return {
+        card: {
+          holder_name: f.card_holder.value.trim(),
+          number: digits(f.card_number.value),
+          expiry_month: month,
+          expiry_year: year,
+          cvv: f.card_cvv.value.trim(),
+        },
+        postal_code: digits(f.postal_code.value),
+        address_number: f.address_number.value.trim(),
+      }
+    }
+    return {
+      card_token: kind === 'browser-token' ? await mercadoPagoToken() : await tokenizeCard(),
+    }
+  }
+
+  function expiryOf(text) {
+    const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text)
+    if (!match) throw new Error('Confira a validade do cartão (MM/AA).')
+    return [match[1].padStart(2, '0'), match[2].length === 2 ? `20${match[2]}` : match[2]]
+  }
+
+  // MercadoPago.js (loaded by the page only for this gateway): the card becomes a one-use token
+  // in the browser; its payment method and issuer come from the card's first digits. Sent as
+  // `<token>:<payment_method_id>[:<issuer_id>]`, the form the Mercado Pago adapter reads.
+  async function mercadoPagoToken() {
+    const f = form.elements
+    const number = digits(f.card_number.value)
+    const [month, year] = expiryOf(f.card_expiry.value)
+    const document = digits(f.cpf.value)
+    const mp = new window.MercadoPago(cfg.cardEntry.publicKey, { locale: 'pt-BR' })
+    let token
+    let method
+    try {
+      token = await mp.createCardToken({
+        cardNumber: number,
+        cardholderName: f.card_holder.value.trim(),
+        cardExpirationMonth: month,
+        cardExpirationYear: year,
+        securityCode: f.card_cvv.value.trim(),
+        identificationType: document.length === 14 ? 'CNPJ' : 'CPF',
+        identificationNumber: document,
+      })
+      const found = await mp.getPaymentMethods({ bin: number.slice(0, 8) })
+      method = found.results?.[0]
+    } catch {
+      throw new Error('Confira os dados do cartão.')
+    }
+    if (!token?.id || !method) throw new Error('Confira os dados do cartão.')
+    return [token.id, method.id, method.issuer?.id].filter(Boolean).join(':')
+  }
+
   async function tokenizeCard() {
     const f = form.elements
     const res = await fetch(cfg.tokenizeUrl, {
@@ -170,7 +231,7 @@
       if (cfg.coupon) body.coupon_code = cfg.coupon
       if (cfg.affiliateCode) body.affiliate_code = cfg.affiliateCode
       if (method === 'card') {
-        body.card_token = await tokenizeCard()
+        Object.assign(body, await cardFieldsOf())
         body.installments = Number(f.installments.value)
       }
       const res = await fetch('/api/checkout/create', {

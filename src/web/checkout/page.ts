@@ -1,7 +1,10 @@
 // Server-rendered hosted checkout (pt-BR, mobile-first, accessible). The page is complete
 // HTML; client.js only adds behaviour.
 import { readFileSync } from 'node:fs'
-import { formatBrl, installmentCents } from '../../kit/money.ts'
+import type { InstallmentInterest, PaymentMethod } from '../../kit/db-schema.ts'
+import { formatBrl, type InstallmentPlan } from '../../kit/money.ts'
+import { installmentChoices } from '../../modules/checkout/installments.ts'
+import type { CardEntry } from '../../modules/payments/gateway.ts'
 import { scriptFile } from '../assets.ts'
 import { html, page, raw, type Safe } from '../html.ts'
 
@@ -13,6 +16,9 @@ export interface CheckoutView {
     name: string
     description: string | null
     billing: 'one_time' | 'recurring'
+    paymentMethods: PaymentMethod[]
+    maxInstallments: number
+    installmentInterest: InstallmentInterest
   }
   plans: {
     id: string
@@ -28,6 +34,8 @@ export interface CheckoutView {
   prefill: { email: string; name: string }
   session: { id: string; token: string } | null
   tokenizeUrl: string | null
+  /** How this gateway takes a card: test tokens, a browser script, or the card data itself. */
+  cardEntry: CardEntry
 }
 
 const INTERVAL = { month: '/mês', year: '/ano' } as Record<string, string>
@@ -58,10 +66,19 @@ function planOption(view: CheckoutView, plan: CheckoutView['plans'][number]): Sa
 }
 
 export function checkoutPage(view: CheckoutView): string {
-  // one_time products are sold by PIX only, so they get neither the card form nor boleto.
-  const methods =
-    view.product.billing === 'one_time' ? (['pix'] as const) : (['pix', 'card', 'boleto'] as const)
+  // What the product takes (the seed's default for one_time: PIX only, with no card form).
+  const methods = view.product.paymentMethods
   const selected = view.plans.find((p) => p.id === view.selectedPlanId) ?? view.plans[0]!
+  const choices = (cents: number) =>
+    installmentChoices(
+      {
+        billing: view.product.billing,
+        max_installments: view.product.maxInstallments,
+        installment_interest: view.product.installmentInterest,
+      },
+      cents,
+    ).map(installmentLabel)
+  const cardEntry = view.cardEntry
   const config = {
     productId: view.product.id,
     // Labels made here, so money is formatted and rounded only by kit/money.
@@ -71,15 +88,24 @@ export function checkoutPage(view: CheckoutView): string {
         id: p.id,
         price: formatBrl(amount) + (p.interval ? INTERVAL[p.interval] : ''),
         originalLabel: p.discountedCents === null ? '' : formatBrl(p.priceCents),
-        installments: INSTALLMENTS.map((n) => installmentLabel(amount, n)),
+        installments: methods.includes('card') ? choices(amount) : [],
       }
     }),
     coupon: view.coupon && !view.coupon.error ? view.coupon.code : null,
     affiliateCode: view.affiliateCode,
     session: view.session,
     tokenizeUrl: view.tokenizeUrl,
+    cardEntry:
+      cardEntry.kind === 'browser-token'
+        ? { kind: cardEntry.kind, publicKey: cardEntry.publicKey }
+        : { kind: cardEntry.kind },
   }
   const total = selected.discountedCents ?? selected.priceCents
+  // MercadoPago.js only where it tokenizes this page's cards (the CSP allows just its origin).
+  const gatewayScript =
+    methods.includes('card') && cardEntry.kind === 'browser-token'
+      ? html`<script src="${cardEntry.scriptUrl}"></script>`
+      : ''
   const body = html`
 <div class="card"><h1>${view.product.name}</h1>
   ${view.product.description ? html`<p class="muted">${view.product.description}</p>` : ''}
@@ -105,10 +131,14 @@ export function checkoutPage(view: CheckoutView): string {
         html`<label class="opcao"><input type="radio" name="method" value="${m}" ${i === 0 ? html`checked` : ''}> ${METHOD_LABEL[m]}</label>`,
     )}
   </fieldset>
-  ${methods.length > 1 ? cardFields(total) : ''}
+  ${methods.includes('card') ? cardFields(choices(total), cardEntry) : ''}
   <p id="erro-geral" class="alerta" role="alert" tabindex="-1" hidden></p>
-  <button id="pagar" type="submit">Gerar PIX</button>
-  <p class="muted">Pagamento processado com segurança. Seus dados de cartão vão direto para o processador de pagamentos.</p>
+  <button id="pagar" type="submit">${BUTTON[methods[0]!]}</button>
+  <p class="muted">Pagamento processado com segurança. ${
+    cardEntry.kind === 'card-data'
+      ? 'Os dados do cartão são repassados uma única vez ao processador de pagamentos e não ficam guardados.'
+      : 'Seus dados de cartão vão direto para o processador de pagamentos.'
+  }</p>
 </form>
 <section id="pix" class="card" hidden tabindex="-1" aria-labelledby="pix-titulo">
   <h2 id="pix-titulo">Pague com PIX</h2>
@@ -133,7 +163,7 @@ export function checkoutPage(view: CheckoutView): string {
   <button id="recomecar" type="button">Começar de novo</button>
 </section>
 <script type="application/json" id="checkout-config">${jsonForScript(config)}</script>
-${SCRIPT}`
+${gatewayScript}${SCRIPT}`
   return page(view.product.name, body, CSS)
 }
 
@@ -144,31 +174,54 @@ function field(name: string, label: string, value: string, attrs: Safe): Safe {
     <p id="erro-${name}" class="erro" aria-live="polite"></p></div>`
 }
 
-/** Card fields (recurring products only): tokenized in the page, never sent to our server. */
-function cardFields(totalCents: number): Safe {
+const BUTTON = { pix: 'Gerar PIX', card: 'Pagar com cartão', boleto: 'Gerar boleto' } as const
+
+/**
+ * Card fields. Test tokens and MercadoPago.js turn them into a token in the page; a gateway that
+ * takes card data (Asaas) gets them posted once, with the holder's CEP and address number.
+ */
+function cardFields(installments: string[], entry: CardEntry): Safe {
+  const numeric = html`inputmode="numeric"`
   return html`<div id="campos-cartao" hidden>
     <div><label for="card_number">Número do cartão</label>
-      <input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number"></div>
+      <input id="card_number" name="card_number" ${numeric} autocomplete="cc-number"></div>
     <div><label for="card_holder">Nome impresso no cartão</label>
       <input id="card_holder" name="card_holder" autocomplete="cc-name"></div>
     <div class="grid2">
       <div><label for="card_expiry">Validade (MM/AA)</label>
-        <input id="card_expiry" name="card_expiry" inputmode="numeric" autocomplete="cc-exp" placeholder="12/30"></div>
+        <input id="card_expiry" name="card_expiry" ${numeric} autocomplete="cc-exp" placeholder="12/30"></div>
       <div><label for="card_cvv">CVV</label>
-        <input id="card_cvv" name="card_cvv" inputmode="numeric" autocomplete="cc-csc"></div>
+        <input id="card_cvv" name="card_cvv" ${numeric} autocomplete="cc-csc"></div>
     </div>
+    ${
+      entry.kind === 'card-data'
+        ? html`<div class="grid2">
+      <div><label for="postal_code">CEP do titular</label>
+        <input id="postal_code" name="postal_code" ${numeric} autocomplete="postal-code" placeholder="01310-100"></div>
+      <div><label for="address_number">Número do endereço</label>
+        <input id="address_number" name="address_number" ${numeric} autocomplete="off"></div>
+    </div>`
+        : ''
+    }
     <div><label for="installments">Parcelas</label>
-      <select id="installments" name="installments">${INSTALLMENTS.map(
-        (n) => html`<option value="${n}">${installmentLabel(totalCents, n)}</option>`,
+      <select id="installments" name="installments">${installments.map(
+        (label, i) => html`<option value="${i + 1}">${label}</option>`,
       )}</select></div>
   </div>`
 }
 
-const INSTALLMENTS = Array.from({ length: 12 }, (_, i) => i + 1)
-
-/** Also handed to client.js per plan, which shows them when the plan changes. */
-const installmentLabel = (totalCents: number, n: number) =>
-  `${n}x de ${formatBrl(installmentCents(totalCents, n))}${n === 1 ? ' à vista' : ' sem juros'}`
+/**
+ * "3x de R$ 33,34 sem juros" when the seller pays the interest (the first, largest part), or
+ * "3x de R$ 35,35 (total R$ 106,05)" when the buyer does. Also handed to client.js per plan,
+ * which shows them when the plan changes.
+ */
+const installmentLabel = (plan: InstallmentPlan) => {
+  const each = `${plan.count}x de ${formatBrl(plan.parts[0]!)}`
+  if (plan.count === 1) return `${each} à vista`
+  return plan.interestCents > 0
+    ? `${each} (total ${formatBrl(plan.totalCents)})`
+    : `${each} sem juros`
+}
 
 export function successPage(input: {
   productName: string

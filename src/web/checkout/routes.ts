@@ -2,11 +2,13 @@
 import { z } from 'zod'
 import type { Executor } from '../../kit/db.ts'
 import { AppError } from '../../kit/errors.ts'
+import { allowGatewayOrigins } from '../../kit/http/security-headers.ts'
 import { priceWithCoupon } from '../../modules/catalog/coupons.ts'
 import { findBySlug } from '../../modules/catalog/service.ts'
 import { findSession, sessionToken } from '../../modules/checkout/sessions.ts'
 import { findOrder } from '../../modules/orders/service.ts'
 import type { RouteModule } from '../../routes.ts'
+import { browserTokenOrigins } from './gateway-origins.ts'
 import { checkoutPage, notFoundPage, successPage } from './page.ts'
 
 const REF_COOKIE = 'vitrine_ref'
@@ -76,9 +78,18 @@ export const checkoutPages: RouteModule = (app, deps) => {
         }
       }
 
+      const cardEntry = deps.gateway.cardEntry
+      if (cardEntry.kind === 'browser-token' && product.payment_methods.includes('card')) {
+        allowGatewayOrigins(reply, browserTokenOrigins(cardEntry.scriptUrl))
+      }
       return reply.type('text/html').send(
         checkoutPage({
-          product,
+          product: {
+            ...product,
+            paymentMethods: product.payment_methods,
+            maxInstallments: product.max_installments,
+            installmentInterest: product.installment_interest,
+          },
           plans: plans.map((p) => ({
             id: p.id,
             name: p.name,
@@ -97,6 +108,7 @@ export const checkoutPages: RouteModule = (app, deps) => {
             ? { id: sameProduct.id, token: sessionToken(deps, sameProduct.id) }
             : null,
           tokenizeUrl: deps.config.paymentGateway === 'sandbox' ? '/sandbox/card-tokens' : null,
+          cardEntry,
         }),
       )
     },

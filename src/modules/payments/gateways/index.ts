@@ -3,22 +3,19 @@
 import { createManualPayouts } from '../../payouts/manual.ts'
 import type { PayoutProvider } from '../../payouts/provider.ts'
 import type { PaymentGateway } from '../gateway.ts'
+import { createAsaasGateway, createAsaasPayouts } from './asaas/index.ts'
+import { createMercadoPagoGateway } from './mercadopago/index.ts'
 import { createSandboxGateway, type SandboxDeps } from './sandbox.ts'
 import { createSandboxPayouts } from './sandbox-transfers.ts'
-
-/** Built on another branch and wired in at merge; until then start-up says so plainly. */
-function notBuilt(what: string): never {
-  throw new Error(`${what} is not built into this version of Vitrine`)
-}
 
 export function createGateway(deps: SandboxDeps): PaymentGateway {
   switch (deps.config.paymentGateway) {
     case 'sandbox':
       return createSandboxGateway(deps)
     case 'asaas':
-      return notBuilt('PAYMENT_GATEWAY=asaas')
+      return createAsaasGateway(deps)
     case 'mercadopago':
-      return notBuilt('PAYMENT_GATEWAY=mercadopago')
+      return createMercadoPagoGateway(deps)
   }
 }
 
@@ -27,7 +24,7 @@ export function createPayouts(deps: SandboxDeps): PayoutProvider {
     case 'sandbox':
       return createSandboxPayouts(deps)
     case 'asaas':
-      return notBuilt('PAYOUT_PROVIDER=asaas')
+      return createAsaasPayouts(deps)
     case 'manual':
       return createManualPayouts()
   }

@@ -1,0 +1,28 @@
+// Loaded into the benched service process (node --import): counts the SQL statements its pg
+// clients send (BEGIN/COMMIT included) and answers the bench's IPC questions with them, the
+// process's CPU time and its RSS. Bench-only; the service itself knows nothing of it.
+import pg from 'pg'
+
+let statements = 0
+const query = pg.Client.prototype.query
+pg.Client.prototype.query = function countedQuery(...args) {
+  statements++
+  return query.apply(this, args)
+}
+
+let rssPeak = 0
+const sampler = setInterval(() => {
+  rssPeak = Math.max(rssPeak, process.memoryUsage.rss())
+}, 100)
+sampler.unref()
+
+process.on('message', (message) => {
+  if (message === 'reset-peak') rssPeak = 0
+  if (message !== 'stats') return
+  const cpu = process.cpuUsage()
+  const rss = process.memoryUsage.rss()
+  rssPeak = Math.max(rssPeak, rss)
+  process.send?.({ statements, cpuMicros: cpu.user + cpu.system, rss, rssPeak })
+})
+// The IPC channel must not keep the service alive on its own.
+process.channel?.unref()

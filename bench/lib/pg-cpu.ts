@@ -1,0 +1,88 @@
+// PostgreSQL CPU spent for one database: the user + system time of its backend processes, read
+// from /proc (pg_stat_statements needs a server restart to load; this needs nothing). The
+// server's shared processes (WAL writer, checkpointer) are left out, for the bench and pgbench
+// alike.
+import { readFileSync } from 'node:fs'
+import pg from 'pg'
+
+const TICKS_PER_SECOND = 100 // CLK_TCK on Linux
+
+/** CPU seconds of a process so far, or null once it is gone. */
+export function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces) start at field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND
+  } catch {
+    return null
+  }
+}
+
+/** Peak resident set size of a process (VmHWM), in bytes. */
+export function processPeakRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1]
+  return Number(kb ?? 0) * 1024
+}
+
+/**
+ * Follows the backends of `database` (polled every `everyMs`, so a backend that exits between
+ * polls loses at most that much of its time) and sums their CPU since `start()`.
+ */
+export function backendCpu(adminUrl: string, database: string, everyMs = 200) {
+  const client = new pg.Client({ connectionString: adminUrl })
+  const first = new Map<number, number>()
+  const last = new Map<number, number>()
+  let timer: NodeJS.Timeout | null = null
+  let polling: Promise<void> = Promise.resolve()
+  const poll = async (initial: boolean) => {
+    const { rows } = await client.query<{ pid: number }>(
+      'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [database],
+    )
+    for (const { pid } of rows) {
+      const seconds = processCpuSeconds(pid)
+      if (seconds === null) continue
+      if (initial) first.set(pid, seconds)
+      else if (!first.has(pid)) first.set(pid, 0) // born after the start: all of it counts
+      last.set(pid, seconds)
+    }
+  }
+  return {
+    async start() {
+      await client.connect()
+      await poll(true)
+      timer = setInterval(() => {
+        polling = polling.then(() => poll(false)).catch(() => {})
+      }, everyMs)
+    },
+    /** CPU seconds of the database's backends since start(). */
+    async stop(): Promise<number> {
+      if (timer) clearInterval(timer)
+      await polling
+      await poll(false)
+      await client.end()
+      let total = 0
+      for (const [pid, seconds] of last) total += seconds - (first.get(pid) ?? 0)
+      return total
+    },
+  }
+}
+
+/** The database's own counters (pg_stat_database), to take differences of. */
+export async function databaseCounters(adminUrl: string, database: string) {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ commits: string; inserted: string; updated: string }>(
+      `SELECT xact_commit AS commits, tup_inserted AS inserted, tup_updated AS updated
+       FROM pg_stat_database WHERE datname = $1`,
+      [database],
+    )
+    const r = rows[0]!
+    return { commits: Number(r.commits), inserted: Number(r.inserted), updated: Number(r.updated) }
+  } finally {
+    await client.end()
+  }
+}

@@ -1,0 +1,344 @@
+// Launch day (issue 13): one creator's product bought by 16 concurrent buyers (create + sandbox
+// pay) against the service as `npm start` runs it — its own process, workers included (or, with
+// `split`, as `start:api` + `start:worker` run it) — on a fresh PostgreSQL database, with one webhook endpoint subscribed to `order.paid`. Measured:
+// - purchases/s (closed loop) and, over that window, SQL statements the service sent, rows
+//   and commits PostgreSQL counted, PostgreSQL CPU (the database's backends) and service CPU
+//   per purchase, and the service's peak RSS;
+// - at a steady offered rate (100 purchases/s), the webhook delay: event created (inside the
+//   paying transaction, so an upper bound of commit) → the receiver;
+// - the orders list at a seeded depth, one client: page 1, the deepest page it answers, a
+//   page beyond any cap, and a `starting_after` cursor halfway down.
+import { randomBytes } from 'node:crypto'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import pg from 'pg'
+import { SERVER_URL } from '../lib/databases.ts'
+import { request } from '../lib/http.ts'
+import { Latency } from '../lib/latency.ts'
+import { backendCpu, databaseCounters } from '../lib/pg-cpu.ts'
+import { benchCreator } from '../lib/service.ts'
+import { startServiceProcess } from '../lib/service-process.ts'
+
+const PRICE_CENTS = 9790
+const PAGE_LIMIT = 50
+
+export interface LaunchDayResult {
+  compiled: boolean
+  /** `start:api` + `start:worker` (two processes) instead of `npm start`. */
+  split: boolean
+  buyers: number
+  seconds: number
+  purchases: number
+  perSecond: number
+  errors: number
+  purchase: Latency
+  create: Latency
+  pay: Latency
+  statementsPerPurchase: number
+  commitsPerPurchase: number
+  rowsInsertedPerPurchase: number
+  rowsUpdatedPerPurchase: number
+  pgCpuPerPurchaseMs: number
+  serviceCpuPerPurchaseMs: number
+  rssPeakMiB: number
+  /** The worker process's, when split. */
+  workerRssPeakMiB: number | null
+  webhooks: {
+    offeredPerSecond: number
+    achievedPerSecond: number
+    purchases: number
+    errors: number
+    delay: Latency
+  }
+  /** Null when no orders were asked for (`orders: 0`). */
+  orders: {
+    count: number
+    seedSeconds: number
+    first: Latency
+    deepestPage: number
+    deepest: Latency
+    lastPage: number
+    lastPageStatus: number
+    lastPageError: string | null
+    cursor: Latency
+  } | null
+}
+
+/** Receives webhooks; notes each `order.paid` delay (now − event created_at) while recording. */
+async function startReceiver() {
+  let received = 0
+  let recording = false
+  const delay = new Latency()
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c) => chunks.push(c))
+    req.on('end', () => {
+      const at = Date.now()
+      const event = JSON.parse(Buffer.concat(chunks).toString('utf8'))
+      if (event.event === 'order.paid') {
+        received++
+        if (recording) delay.add(at - Date.parse(event.created_at))
+      }
+      res.end('ok')
+    })
+  })
+  server.keepAliveTimeout = 30_000
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    delay,
+    received: () => received,
+    record: () => {
+      recording = true
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs
+  while (!done()) {
+    if (performance.now() > deadline) return false
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return true
+}
+
+export async function launchDay(opts: {
+  seconds: number
+  buyers: number
+  offeredPerSecond: number
+  orders: number
+  split?: boolean
+}): Promise<LaunchDayResult> {
+  const svc = await startServiceProcess({}, { split: opts.split ?? false })
+  const receiver = await startReceiver()
+  const url = svc.url
+  try {
+    const creator = await benchCreator(
+      url,
+      ['write:products', 'write:webhooks', 'read:orders'],
+      PRICE_CENTS,
+    )
+    const auth = { authorization: `Bearer ${creator.key}` }
+    const hook = await request(url, 'POST', '/api/v1/webhooks', {
+      headers: auth,
+      body: { url: receiver.url, events: ['order.paid'] },
+    })
+    if (hook.status !== 201) throw new Error(`webhook endpoint: ${hook.status}`)
+
+    let n = 0
+    let paid = 0
+    /** One purchase; its timings, or null when either call failed. */
+    const buyOnce = async () => {
+      const started = performance.now()
+      const created = await request(url, 'POST', '/api/checkout/create', {
+        body: {
+          product_id: creator.productId,
+          name: 'Comprador Bench',
+          email: `buyer-${n++}-${randomBytes(3).toString('hex')}@example.com`,
+          cpf: '529.982.247-25',
+          phone: '(11) 98765-4321',
+          payment_method: 'pix',
+        },
+      })
+      const createdAt = performance.now()
+      const payment =
+        created.status === 201
+          ? await request(url, 'POST', `/sandbox/charges/${created.body.charge_id}/pay`)
+          : null
+      if (created.status !== 201 || payment?.status !== 200) return null
+      if (payment.body.callback_status !== 200) return null
+      paid++
+      const done = performance.now()
+      return { create: createdAt - started, pay: done - createdAt, purchase: done - started }
+    }
+
+    // Closed loop: warm-up, then the measured window.
+    const purchase = new Latency()
+    const create = new Latency()
+    const pay = new Latency()
+    let purchases = 0
+    let errors = 0
+    const loop = async (end: number, record: boolean) => {
+      while (performance.now() < end) {
+        const t = await buyOnce()
+        if (!t) {
+          if (record) errors++
+          continue
+        }
+        if (!record) continue
+        purchases++
+        purchase.add(t.purchase)
+        create.add(t.create)
+        pay.add(t.pay)
+      }
+    }
+    const warmUpEnd = performance.now() + 2_000
+    await Promise.all(Array.from({ length: opts.buyers }, () => loop(warmUpEnd, false)))
+
+    svc.resetPeak()
+    const cpu = backendCpu(SERVER_URL, svc.databaseName)
+    const countersBefore = await databaseCounters(SERVER_URL, svc.databaseName)
+    const statsBefore = await svc.stats()
+    await cpu.start()
+    const started = performance.now()
+    const end = started + opts.seconds * 1000
+    await Promise.all(Array.from({ length: opts.buyers }, () => loop(end, true)))
+    const elapsed = (performance.now() - started) / 1000
+    const statsAfter = await svc.stats()
+    const pgCpuSeconds = await cpu.stop()
+    // pg_stat_database is flushed by the backends about once a second.
+    await new Promise((r) => setTimeout(r, 1_200))
+    const countersAfter = await databaseCounters(SERVER_URL, svc.databaseName)
+    const per = (value: number) => value / purchases
+
+    // Open loop at the offered rate, once the first window's webhooks are delivered.
+    await until(() => receiver.received() >= paid, 120_000)
+    receiver.record()
+    const webhooks = {
+      offeredPerSecond: opts.offeredPerSecond,
+      achievedPerSecond: 0,
+      purchases: 0,
+      errors: 0,
+      delay: receiver.delay,
+    }
+    const offered = opts.offeredPerSecond * opts.seconds
+    const inFlight = new Set<Promise<void>>()
+    const openStart = performance.now()
+    for (let i = 0; i < offered; i++) {
+      const wait = openStart + (i * 1000) / opts.offeredPerSecond - performance.now()
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+      const one: Promise<void> = buyOnce().then((t) => {
+        if (t) webhooks.purchases++
+        else webhooks.errors++
+        inFlight.delete(one)
+      })
+      inFlight.add(one)
+    }
+    await Promise.all([...inFlight])
+    webhooks.achievedPerSecond = webhooks.purchases / ((performance.now() - openStart) / 1000)
+    await until(() => receiver.received() >= paid, 120_000)
+    const statsEnd = await svc.stats()
+
+    const orders = opts.orders ? await deepPages(url, auth, svc.databaseUrl, creator, opts) : null
+    return {
+      compiled: svc.compiled,
+      split: svc.split,
+      buyers: opts.buyers,
+      seconds: opts.seconds,
+      purchases,
+      perSecond: purchases / elapsed,
+      errors,
+      purchase,
+      create,
+      pay,
+      statementsPerPurchase: per(statsAfter.statements - statsBefore.statements),
+      commitsPerPurchase: per(countersAfter.commits - countersBefore.commits),
+      rowsInsertedPerPurchase: per(countersAfter.inserted - countersBefore.inserted),
+      rowsUpdatedPerPurchase: per(countersAfter.updated - countersBefore.updated),
+      pgCpuPerPurchaseMs: per(pgCpuSeconds * 1000),
+      serviceCpuPerPurchaseMs: per((statsAfter.cpuMicros - statsBefore.cpuMicros) / 1000),
+      rssPeakMiB: statsEnd.rssPeak / 1024 / 1024,
+      workerRssPeakMiB: statsEnd.worker && statsEnd.worker.rssPeak / 1024 / 1024,
+      webhooks,
+      orders,
+    }
+  } finally {
+    await receiver.close()
+    await svc.stop()
+  }
+}
+
+/** Seeds `count` paid orders for the creator, then times list pages with one client. */
+async function deepPages(
+  url: string,
+  headers: Record<string, string>,
+  databaseUrl: string,
+  creator: { accountId: string; userId: string; productId: string; planId: string },
+  opts: { seconds: number; orders: number },
+): Promise<NonNullable<LaunchDayResult['orders']>> {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  const seedStart = performance.now()
+  let middleId: string
+  try {
+    await client.query('BEGIN')
+    await client.query('SET LOCAL session_replication_role = replica')
+    await client.query(
+      `INSERT INTO orders (id, account_id, product_id, plan_id, buyer_id, buyer_email,
+        buyer_name, buyer_document, buyer_phone, status, amount_cents, payment_method, paid_at,
+        created_at, updated_at)
+      SELECT gen_random_uuid(), $1, $2, $3, $4, 'comprador@example.com', 'Comprador',
+        '52998224725', '+5511987654321', 'paid', $5, 'pix', t, t, t
+      FROM generate_series(1, $6::int) AS g,
+        LATERAL (SELECT timestamptz '2026-01-01' + g * interval '1 second' AS t) AS at`,
+      [
+        creator.accountId,
+        creator.productId,
+        creator.planId,
+        creator.userId,
+        PRICE_CENTS,
+        opts.orders,
+      ],
+    )
+    await client.query('COMMIT')
+    await client.query('VACUUM ANALYZE orders')
+    const middle = await client.query<{ id: string }>(
+      `SELECT id FROM orders WHERE account_id = $1
+       ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+      [creator.accountId, Math.floor(opts.orders / 2)],
+    )
+    middleId = middle.rows[0]!.id
+  } finally {
+    await client.end()
+  }
+  const seedSeconds = (performance.now() - seedStart) / 1000
+  const count = opts.orders
+  const list = (query: string) => request(url, 'GET', `/api/v1/orders?${query}`, { headers })
+  /** One client, sequential: until `seconds` or 500 requests, whichever first. */
+  const time = async (query: string) => {
+    const latency = new Latency()
+    const end = performance.now() + Math.min(opts.seconds, 5) * 1000
+    while (performance.now() < end && latency.count < 500) {
+      const started = performance.now()
+      const res = await list(query)
+      if (res.status !== 200) throw new Error(`GET orders?${query}: ${res.status}`)
+      latency.add(performance.now() - started)
+    }
+    return latency
+  }
+  const lastPage = Math.ceil(count / PAGE_LIMIT)
+  const last = await list(`page=${lastPage}&limit=${PAGE_LIMIT}`)
+  // The deepest page answered: the last one, or below a cap (halving down to it).
+  let deepestPage = lastPage
+  while (deepestPage > 1 && (await list(`page=${deepestPage}&limit=${PAGE_LIMIT}`)).status !== 200)
+    deepestPage = Math.floor(deepestPage / 2)
+  if (last.status === 400) {
+    // Between the halving's answer and twice it: find the exact cap by bisection.
+    let low = deepestPage
+    let high = Math.min(lastPage, deepestPage * 2)
+    while (high - low > 1) {
+      const mid = Math.floor((low + high) / 2)
+      if ((await list(`page=${mid}&limit=${PAGE_LIMIT}`)).status === 200) low = mid
+      else high = mid
+    }
+    deepestPage = low
+  }
+  return {
+    count,
+    seedSeconds,
+    first: await time(`limit=${PAGE_LIMIT}`),
+    deepestPage,
+    deepest: await time(`page=${deepestPage}&limit=${PAGE_LIMIT}`),
+    lastPage,
+    lastPageStatus: last.status,
+    lastPageError: last.status === 200 ? null : String(last.body?.error),
+    cursor: await time(`starting_after=${middleId}&limit=${PAGE_LIMIT}`),
+  }
+}
