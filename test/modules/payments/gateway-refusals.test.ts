@@ -186,4 +186,37 @@ describe(`gateway refusals (${engine})`, () => {
     await runExpiry(svc.deps)
     expect(await orderStatus(orderId)).toBe('paid')
   })
+
+  it('a charge the gateway holds paid with another amount is never confirmed: looked at again, canceled at expiry', async () => {
+    const res = await checkout(svc.api, oneTimeId)
+    const orderId = res.body.order_id as string
+    const real = svc.deps.gateway
+    const deps: Deps = {
+      ...svc.deps,
+      gateway: {
+        ...real,
+        readCallback: (request) => real.readCallback(request),
+        async getCharge(reference) {
+          const found = await real.getCharge(reference)
+          if (reference !== orderId || !found) return found
+          return { ...found, status: 'paid', amountCents: found.amountCents - 1 }
+        },
+      },
+    }
+    await advance(5 * 60_000 + 1_000)
+    await runReconciliation(deps)
+    await advance(10 * 60_000)
+    await runReconciliation(deps)
+    expect(await orderStatus(orderId)).toBe('pending')
+    expect(await checkOf(orderId)).toMatchObject({ status: 'pending' })
+    await advance(20 * 60_000)
+    await runExpiry(deps)
+    expect(await orderStatus(orderId)).toBe('expired')
+    const atGateway = await svc.deps.db
+      .selectFrom('sandbox_charges')
+      .select('status')
+      .where('reference', '=', orderId)
+      .executeTakeFirstOrThrow()
+    expect(atGateway.status).toBe('canceled')
+  })
 })
