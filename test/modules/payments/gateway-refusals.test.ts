@@ -1,6 +1,7 @@
 // Known refusals (GatewayRefused): the gateway answered that it did nothing, and why. Such an
-// answer is never asked again in a loop and never a 500. And an unknown answer at expiry: the
-// order is never expired unasked. The service runs as ROLE=api (no
+// answer is never asked again in a loop and never a 500. Also the looks' other hard cases: an
+// unknown answer at expiry (the order is never expired unasked) and a charge paid with another
+// amount (never confirmed, canceled at expiry). The service runs as ROLE=api (no
 // background work); the test drives the workers with the real sandbox gateway, whose answer it
 // replaces by a refusal for one buyer (everything else — database, HTTP — is the real one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
