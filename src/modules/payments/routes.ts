@@ -58,7 +58,7 @@ export const paymentRoutes: RouteModule = async (app, deps) => {
           summary: 'Gateway notification',
           errors: [401, 503],
           description:
-            'Called by the payment gateway, authenticated by its signature (401 otherwise). Sandbox: `x-sandbox-signature: sha256=<hex HMAC of raw body>`.',
+            'Called by the payment gateway (or the payout provider: transfer events), authenticated (401 otherwise and nothing changes): sandbox `x-sandbox-signature: sha256=<hex HMAC of raw body>`; asaas `asaas-access-token: <ASAAS_WEBHOOK_TOKEN>`; mercadopago `x-signature: ts=…,v1=…` over `id:<data.id>;request-id:<x-request-id>;ts:<ts>;` with `?data.id=…&type=payment`. A notification is only a hint: the resource is read back from the gateway before anything changes; 503 when that read-back went unanswered (deliver again).',
           params: z.object({ gateway: z.string() }),
           response: { 200: z.object({ received: z.boolean(), outcome: z.string() }) },
         },
