@@ -7,7 +7,7 @@ import { fmt, printTable } from './lib/table.ts'
 import { type BalanceReadResult, balanceRead } from './scenarios/balance-read.ts'
 import { type CheckoutPageResult, checkoutPage } from './scenarios/checkout-page.ts'
 import { type CheckoutPayResult, checkoutPay } from './scenarios/checkout-pay.ts'
-import { type LaunchDayResult, launchDay } from './scenarios/launch-day.ts'
+import { type LaunchDayResult, launchDay, PAGE_LIMIT } from './scenarios/launch-day.ts'
 import {
   type WebhookLatency,
   type WebhookThroughput,
@@ -334,7 +334,7 @@ function ordersRows(o: LaunchDayResult['orders']): string[][] {
     [
       `orders list, ${o.count} orders, page 1`,
       `p50 ${fmt(o.first.percentile(50), 2)} / p99 ${fmt(o.first.percentile(99), 2)} ms`,
-      `limit ${50}, 1 client (seeded in ${fmt(o.seedSeconds)} s)`,
+      `limit ${PAGE_LIMIT}, 1 client (seeded in ${fmt(o.seedSeconds)} s)`,
       '',
     ],
     [

@@ -281,6 +281,16 @@ function refuseUnsafeProduction(e: Env): void {
     problems.push(
       `PAYMENT_GATEWAY: required, name the gateway (${PAYMENT_GATEWAYS.join(', ')}); the sandbox moves no real money, so it runs in production only when chosen on purpose (a demo)`,
     )
+  const asaasUsed = e.PAYMENT_GATEWAY === 'asaas' || e.PAYOUT_PROVIDER === 'asaas'
+  const plain = (url: string) => !url.startsWith('https://')
+  if (asaasUsed && plain(e.ASAAS_API_URL))
+    problems.push('ASAAS_API_URL: must be https; the API key travels with every request')
+  if (e.PAYMENT_GATEWAY === 'mercadopago' && plain(e.MERCADOPAGO_API_URL))
+    problems.push('MERCADOPAGO_API_URL: must be https; the access token travels with every request')
+  if (e.PAYMENT_GATEWAY === 'mercadopago' && plain(e.MERCADOPAGO_JS_URL))
+    problems.push(
+      'MERCADOPAGO_JS_URL: must be https; the script reads the card on the checkout page',
+    )
   if (e.PAYOUT_PROVIDER === 'sandbox' && e.PAYMENT_GATEWAY !== 'sandbox')
     problems.push(
       'PAYOUT_PROVIDER: sandbox pays nothing out; with a real gateway choose asaas or manual',

@@ -7,13 +7,14 @@ export async function request(
   baseUrl: string,
   method: string,
   path: string,
-  opts: { body?: unknown; headers?: Record<string, string> } = {},
+  opts: { body?: unknown; headers?: Record<string, string>; localAddress?: string } = {},
 ): Promise<{ status: number; body: any; headers: http.IncomingHttpHeaders }> {
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body)
   return new Promise((resolve, reject) => {
     const req = http.request(`${baseUrl}${path}`, {
       method,
       agent,
+      ...(opts.localAddress && { localAddress: opts.localAddress }),
       headers: {
         ...opts.headers,
         ...(payload

@@ -38,7 +38,12 @@ export async function benchCreator(url: string, scopes: string[], priceCents: nu
   const email = `bench-${randomBytes(4).toString('hex')}@example.com`
   const signup = await request(url, 'POST', '/api/auth/signup', {
     body: { name: 'Bench', email, password: 'bench-password-1' },
+    // Sign-ups are limited per IP (10 an hour) and scenarios make up to 50 creators: each comes
+    // from its own loopback address (all of 127.0.0.0/8 is loopback on Linux).
+    localAddress: `127.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0]! % 254)}`,
   })
+  if (signup.status !== 201)
+    throw new Error(`sign-up: ${signup.status} ${JSON.stringify(signup.body)}`)
   const cookie = String(signup.headers['set-cookie']?.map((c) => c.split(';')[0]).join('; '))
   const accountId = signup.body.account.id as string
   const key = await request(url, 'POST', `/api/accounts/${accountId}/api-keys`, {

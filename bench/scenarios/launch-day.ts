@@ -20,7 +20,7 @@ import { benchCreator } from '../lib/service.ts'
 import { startServiceProcess } from '../lib/service-process.ts'
 
 const PRICE_CENTS = 9790
-const PAGE_LIMIT = 50
+export const PAGE_LIMIT = 50
 
 export interface LaunchDayResult {
   compiled: boolean

@@ -70,13 +70,20 @@ async function setup(endpoints = ENDPOINTS) {
   const receiver = await startCountingReceiver()
   const url = bench.service.url
   const accounts: string[] = []
-  for (let i = 0; i < endpoints; i++) {
-    const creator = await benchCreator(url, ['write:webhooks', 'write:products'], 1000)
-    await request(url, 'POST', '/api/v1/webhooks', {
-      headers: { authorization: `Bearer ${creator.key}` },
-      body: { url: receiver.url(`hooks/${i}`), events: ['order.paid'] },
-    })
-    accounts.push(creator.accountId)
+  try {
+    for (let i = 0; i < endpoints; i++) {
+      const creator = await benchCreator(url, ['write:webhooks', 'write:products'], 1000)
+      await request(url, 'POST', '/api/v1/webhooks', {
+        headers: { authorization: `Bearer ${creator.key}` },
+        body: { url: receiver.url(`hooks/${i}`), events: ['order.paid'] },
+      })
+      accounts.push(creator.accountId)
+    }
+  } catch (error) {
+    // A failed set-up leaves no database behind.
+    await receiver.close()
+    await bench.stop()
+    throw error
   }
   const workers: WorkerProcess[] = []
   const startWorkers = async (count: number) => {

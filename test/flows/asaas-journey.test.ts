@@ -251,6 +251,36 @@ describe(`Asaas: callbacks forged, repeated, concurrent, lost (${engine})`, () =
     expect(await statusOf(created.body.order_id)).toBe('paid')
   })
 
+  it("a lost answer to the PIX create: reconciliation records Asaas' charge, and the order keeps Vitrine's expiry", async () => {
+    const productId = await product()
+    fake.loseNextResponse({ method: 'POST', path: '/payments' })
+    const lost = await checkout(svc.api, productId)
+    expect(lost.status).toBe(502)
+    const order = await svc.deps.db
+      .selectFrom('orders')
+      .select(['id', 'expires_at'])
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow()
+    // Past the grace a request has to record its own answer: the worker looks the order up.
+    await svc.deps.clock.advance(3 * 60_000)
+    await eventually(async () => {
+      await svc.workers!.runOnce()
+      const charge = await svc.deps.db
+        .selectFrom('charges')
+        .select('id')
+        .where('order_id', '=', order.id)
+        .executeTakeFirst()
+      return charge !== undefined
+    })
+    const after = await svc.deps.db
+      .selectFrom('orders')
+      .select(['status', 'expires_at'])
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow()
+    // Asaas keeps only a due day: the charge read back must not stretch the order's 30 minutes.
+    expect(after).toEqual({ status: 'pending', expires_at: order.expires_at })
+  })
+
   it("Vitrine's own PIX expiry removes the charge at Asaas (whose QR would live 12 months)", async () => {
     const created = await checkout(svc.api, await product())
     await svc.deps.clock.advance(31 * 60_000)

@@ -2,6 +2,7 @@
 // real HTTP both ways: the service calls the fake's API, the fake notifies the service's
 // callback route, signed. Both databases (TEST_DATABASE_URL picks PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FIRST_LOOK_MS } from '../../src/modules/payments/charge-lookups.ts'
 import { CHECK_GRACE_MS } from '../../src/modules/payments/checks.ts'
 import { type FakeMercadoPago, startFakeMercadoPago } from '../fakes/mercadopago.ts'
 import { signupCreator } from '../setup/actors.ts'
@@ -9,6 +10,8 @@ import { checkout, createProduct } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
 
 const CPF = '12345678909'
+/** PIX_EXPIRES_AFTER in these tests. */
+const PIX_LIFE_MS = 30 * 60_000
 const MASTER = '5031433215406351'
 
 let mp: FakeMercadoPago
@@ -32,6 +35,7 @@ beforeAll(async () => {
     MERCADOPAGO_PUBLIC_KEY: mp.publicKey,
     MERCADOPAGO_WEBHOOK_SECRET: mp.webhookSecret,
     MERCADOPAGO_JS_URL: `${mp.url}/js/v2`,
+    PIX_EXPIRES_AFTER: '30m',
   })
   const creator = await signupCreator(svc.api)
   key = await creator.key(['write:products', 'read:orders', 'refunds:create', 'read:refunds'])
@@ -46,8 +50,10 @@ beforeAll(async () => {
   oneTimeId = (await createProduct(svc.api, key, { plans: [{ name: 'Único', price: 97.9 }] })).id
 })
 afterAll(async () => {
-  await svc?.stop()
+  // Deliveries first: a notification arriving while the service closes kept it from closing.
+  await mp?.settled()
   await mp?.close()
+  await svc?.stop()
 })
 
 const orderOf = async (orderId: string) =>
@@ -129,6 +135,42 @@ describe(`Mercado Pago journeys (${engine})`, () => {
     expect((await orderOf(res.body.order_id)).status).toBe('paid')
   })
 
+  it('card in 3x with the buyer paying the interest: Mercado Pago charges what the buyer pays', async () => {
+    const product = await createProduct(svc.api, key, {
+      plans: [{ name: 'Único', price: 100 }],
+      payment_methods: ['card'],
+      max_installments: 3,
+      installment_interest: 'buyer',
+    })
+    const res = await checkout(svc.api, product.id, {
+      payment_method: 'card',
+      card_token: await browserToken('APRO'),
+      installments: 3,
+    })
+    expect(res.status).toBe(201)
+    // 100.00 at 2.99 % a month in 3x: 3 × 35.35 = 106.05 (kit/money's Price table).
+    expect(res.body).toMatchObject({ status: 'paid', amount: 106.05, installments: 3 })
+    expect(mp.payment(res.body.charge_id)).toMatchObject({
+      transaction_amount: 106.05,
+      installments: 3,
+      status: 'approved',
+    })
+  })
+
+  it('card on a recurring product: no saved card at Mercado Pago, so the charge is voided, nothing kept', async () => {
+    const recurring = await createProduct(svc.api, key, {
+      billing: 'recurring',
+      plans: [{ name: 'Mensal', price: 29.9, interval: 'month' }],
+    })
+    const res = await checkout(svc.api, recurring.id, {
+      payment_method: 'card',
+      card_token: await browserToken('APRO'),
+    })
+    expect(res.status).toBe(503)
+    const made = mp.payments().filter((p) => p.transaction_amount === 29.9)
+    expect(made.map((p) => p.status)).toEqual(['refunded'])
+  })
+
   it('card declined: 402, the order failed', async () => {
     const email = `recusado-${Date.now()}@example.com`
     const res = await checkout(svc.api, cardId, {
@@ -154,6 +196,18 @@ describe(`Mercado Pago journeys (${engine})`, () => {
     mp.approve(res.body.charge_id)
     await mp.settled()
     await statusBecomes(res.body.order_id, 'paid')
+  })
+
+  it('card under review, then refused: its notification fails the order at once', async () => {
+    const res = await checkout(svc.api, cardId, {
+      payment_method: 'card',
+      card_token: await browserToken('CONT'),
+    })
+    expect(res.body).toMatchObject({ status: 'pending', card: null })
+    await mp.settled()
+    mp.reject(res.body.charge_id)
+    await mp.settled()
+    await statusBecomes(res.body.order_id, 'failed')
   })
 
   it('boleto: without the payer address Mercado Pago requires, a clear 400 and nothing charged', async () => {
@@ -264,14 +318,32 @@ describe(`Mercado Pago journeys (${engine})`, () => {
     expect(await paidEvents(orderId)).toBe(1)
   })
 
-  it('a lost notification: reconciliation reads the payment and pays the order', async () => {
+  it('a lost notification: the look-up 5 minutes on reads the payment and pays the order', async () => {
     const { orderId, paymentId } = await pixOrder()
     mp.setDelivery('never')
     mp.approve(paymentId)
     mp.setDelivery('once')
     expect((await orderOf(orderId)).status).toBe('pending')
+    await svc.deps.clock.advance(FIRST_LOOK_MS + 1_000)
     await svc.workers!.runOnce('payments.reconcile')
     await statusBecomes(orderId, 'paid')
     expect(await paidEvents(orderId)).toBe(1)
+    // The notification Mercado Pago sends again later changes nothing more.
+    mp.resend(paymentId)
+    await mp.settled()
+    expect(await paidEvents(orderId)).toBe(1)
+  })
+
+  it('an unpaid PIX at its expiry: canceled at Mercado Pago first, then the order expires', async () => {
+    const { orderId, paymentId } = await pixOrder()
+    await svc.deps.clock.advance(PIX_LIFE_MS + 1_000)
+    await svc.workers!.runOnce('payments.reconcile')
+    await statusBecomes(orderId, 'expired')
+    expect(mp.payment(paymentId)).toMatchObject({
+      status: 'cancelled',
+      status_detail: 'by_collector',
+    })
+    // Paying it now is refused by Mercado Pago: nothing of the buyer's reaches a closed order.
+    expect(() => mp.approve(paymentId)).toThrow()
   })
 })

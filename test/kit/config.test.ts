@@ -116,6 +116,24 @@ describe('payment gateway configuration', () => {
     expect(() => loadConfig({ ...production, PAYMENT_GATEWAY: 'asaas' })).toThrow(
       'ASAAS_API_KEY is required when PAYMENT_GATEWAY=asaas',
     )
+    // Credentials never travel in clear in production (a local fake is for development).
+    expect(() =>
+      loadConfig({
+        ...production,
+        PAYMENT_GATEWAY: 'asaas',
+        ...asaas,
+        ASAAS_API_URL: 'http://127.0.0.1:4010/v3',
+      }),
+    ).toThrow(/ASAAS_API_URL: must be https/)
+    expect(() =>
+      loadConfig({
+        ...production,
+        PAYMENT_GATEWAY: 'mercadopago',
+        ...mercadoPago,
+        MERCADOPAGO_API_URL: 'http://127.0.0.1:4020',
+        MERCADOPAGO_JS_URL: 'http://127.0.0.1:4020/js/v2',
+      }),
+    ).toThrow(/MERCADOPAGO_API_URL: must be https[\s\S]*MERCADOPAGO_JS_URL: must be https/)
     expect(loadConfig({ ...production, PAYMENT_GATEWAY: 'asaas', ...asaas })).toMatchObject({
       production: true,
       paymentGateway: 'asaas',

@@ -115,8 +115,10 @@ export async function lookUpPendingCharge(
   const action = state ? ACTION_OF[state.status as GatewayCharge['status']] : 'expired'
   if (action === 'paid') {
     const outcome = await applyLook(deps, charge, state!, 'paid')
-    if (outcome !== 'amount_mismatch') return { settled: `paid at the gateway: ${outcome}` }
-    // Paid another amount: never confirmed; canceled (the buyer refunded) at expiry.
+    const after = await findOrder(deps.db, orderId)
+    if (after?.status !== 'pending') return { settled: `paid at the gateway: ${outcome}` }
+    // Paid another amount (now, or at an earlier look: a duplicate): never confirmed; canceled
+    // at the expiry, which gives the buyer's money back.
   } else if (action === 'expired') {
     const outcome = await applyLook(deps, charge, state ?? missing(charge), 'expired')
     return { settled: `${state?.status ?? 'no charge'} at the gateway: ${outcome}` }

@@ -62,8 +62,7 @@ export async function recordOrderCharge(
     await failOrder(tx, ctx, order.id)
     return { kind: 'recorded', status: 'failed' }
   }
-  const expiresAt =
-    charge.pix?.expiresAt ?? (charge.boleto ? endOfDueDate(charge.boleto.dueDate) : null)
+  const expiresAt = chargeExpiry(charge, order.expires_at)
   if (expiresAt) await setExpiry(tx, order.id, expiresAt)
   // Its callback may never come: the order's check now follows the charge at the gateway.
   const lookAt = await followCharge(tx, ctx, {
@@ -72,6 +71,18 @@ export async function recordOrderCharge(
     expiresAt: expiresAt ?? order.expires_at,
   })
   return { kind: 'recorded', status: 'pending', lookAt }
+}
+
+/**
+ * When a pending order stops being payable. PIX: Vitrine's own expiry, never later (a charge
+ * read back from a gateway may carry only an approximate one, such as the end of its due day).
+ * Boleto: the end of its due date.
+ */
+function chargeExpiry(charge: GatewayCharge, orderExpiry: Date | null): Date | null {
+  if (charge.boleto) return endOfDueDate(charge.boleto.dueDate)
+  if (!charge.pix) return null
+  const pix = charge.pix.expiresAt
+  return orderExpiry && orderExpiry < pix ? orderExpiry : pix
 }
 
 /** A pending order the gateway holds no charge for ends failed; false when that is not so. */

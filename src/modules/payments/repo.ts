@@ -7,6 +7,15 @@ export const paymentsRepo = {
     return db.insertInto('charges').values(row).returningAll().executeTakeFirstOrThrow()
   },
 
+  findCharge(db: Executor, gateway: string, gatewayChargeId: string) {
+    return db
+      .selectFrom('charges')
+      .selectAll()
+      .where('gateway', '=', gateway)
+      .where('gateway_charge_id', '=', gatewayChargeId)
+      .executeTakeFirst()
+  },
+
   /** Locks the charge so concurrent callbacks for it queue up instead of racing. */
   findChargeForUpdate(db: Executor, gateway: string, gatewayChargeId: string) {
     return db
@@ -180,7 +189,11 @@ export const paymentsRepo = {
       .execute()
   },
 
-  /** Looks again at `at`: after an unknown answer (error) or to confirm a finding (note). */
+  /**
+   * Looks again at `at`: after an unknown answer (error), or after a known one that is not the
+   * end yet (note: a charge or transfer still pending), which restarts the count of unknown
+   * answers in a row that the backoff and the call for a person go by.
+   */
   checkAgainAt(db: Executor, id: string, at: Date, why: { error?: string; note?: string }) {
     return db
       .updateTable('gateway_checks')
@@ -188,7 +201,7 @@ export const paymentsRepo = {
         next_attempt_at: at,
         locked_until: null,
         ...(why.error === undefined ? {} : { last_error: why.error.slice(0, 1000) }),
-        ...(why.note === undefined ? {} : { note: why.note }),
+        ...(why.note === undefined ? {} : { note: why.note, attempts: 0 }),
       })
       .where('id', '=', id)
       .where('status', '=', 'pending')

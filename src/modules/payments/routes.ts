@@ -6,6 +6,7 @@ import { AppError, NotFound, Unauthorized } from '../../kit/errors.ts'
 import type { RouteModule } from '../../routes.ts'
 import { recordTransferNotice } from '../payouts/withdrawals.ts'
 import type { CallbackReader, CallbackReading } from './gateway.ts'
+import { returnLatePayment } from './late-payments.ts'
 import { applyCallback } from './service.ts'
 
 /**
@@ -34,6 +35,7 @@ async function applyReading(deps: Deps, reading: CallbackReading): Promise<strin
     return recordTransferNotice(deps, reading.reference, reading.result)
   }
   const { callback } = reading
+  await returnLatePayment(deps, callback)
   return withTx(deps.db, (tx) => applyCallback(tx, deps, deps.gateway.name, callback))
 }
 
@@ -56,7 +58,7 @@ export const paymentRoutes: RouteModule = async (app, deps) => {
           summary: 'Gateway notification',
           errors: [401, 503],
           description:
-            'Called by the payment gateway, authenticated by its signature (401 otherwise). Sandbox: `x-sandbox-signature: sha256=<hex HMAC of raw body>`.',
+            'Called by the payment gateway (or the payout provider: transfer events), authenticated (401 otherwise and nothing changes): sandbox `x-sandbox-signature: sha256=<hex HMAC of raw body>`; asaas `asaas-access-token: <ASAAS_WEBHOOK_TOKEN>`; mercadopago `x-signature: ts=…,v1=…` over `id:<data.id>;request-id:<x-request-id>;ts:<ts>;` with `?data.id=…&type=payment`. A notification is only a hint: the resource is read back from the gateway before anything changes; 503 when that read-back went unanswered (deliver again).',
           params: z.object({ gateway: z.string() }),
           response: { 200: z.object({ received: z.boolean(), outcome: z.string() }) },
         },

@@ -6,7 +6,7 @@ import { findOrder } from '../orders/service.ts'
 import { recordChargebackAfterRefund } from '../refunds/service.ts'
 import { chargebackOrder } from './chargeback.ts'
 import { confirmPayment } from './confirm.ts'
-import { expireOrder } from './expire.ts'
+import { expireOrder, failOrder } from './expire.ts'
 import type { GatewayCharge, ParsedCallback } from './gateway.ts'
 import { paymentsRepo as repo } from './repo.ts'
 
@@ -18,6 +18,8 @@ export type CallbackOutcome =
   | 'unknown_charge'
   | 'amount_mismatch'
   | 'refund_charged_back'
+  | 'failed'
+  | 'late_payment_returned'
   | 'ignored'
 
 /**
@@ -56,6 +58,10 @@ export async function applyCallback(
   if (outcome === 'expired') {
     return (await expireOrder(tx, deps, charge!.order_id)) ? 'expired' : 'duplicate'
   }
+  if (outcome === 'failed') {
+    await repo.setChargeStatus(tx, charge!.id, 'failed')
+    return (await failOrder(tx, deps, charge!.order_id)) ? 'failed' : 'duplicate'
+  }
   if (outcome !== 'paid') return outcome
   await repo.setChargeStatus(tx, charge!.id, 'paid')
   return (await confirmPayment(tx, deps, charge!.order_id)) ? 'paid' : 'duplicate'
@@ -69,9 +75,15 @@ export async function applyCallback(
       if (order?.status === 'paid') return 'chargeback'
       return order?.status === 'refunded' ? 'refund_charged_back' : 'ignored'
     }
-    if (callback.action !== 'paid' && callback.action !== 'expired') return 'ignored'
-    if (order?.status !== 'pending') return 'duplicate'
+    if (!['paid', 'expired', 'failed'].includes(callback.action)) return 'ignored'
+    if (order?.status !== 'pending') {
+      const closed = order?.status === 'expired' || order?.status === 'failed'
+      // The route gave the money back before this (late-payments.ts).
+      return closed && callback.action === 'paid' ? 'late_payment_returned' : 'duplicate'
+    }
     if (callback.action === 'expired') return 'expired'
+    // A card under review refused: the order fails now rather than at its expiry.
+    if (callback.action === 'failed') return 'failed'
     if (
       callback.amountCents !== order.amount_cents ||
       callback.amountCents !== charge.amount_cents

@@ -350,6 +350,10 @@ export async function recordTransferNotice(deps: Deps, id: string, result: PixTr
   if (!isUuid(id)) return 'unknown_withdrawal'
   const row = await repo.findById(deps.db, id)
   if (!row) return 'unknown_withdrawal'
+  if (row.status === 'rejected' && result.status === 'completed') {
+    // Its money went back to the balance, and the bank paid it anyway: a person must recover it.
+    deps.log.error({ withdrawalId: id }, 'transfer completed for a rejected withdrawal')
+  }
   const recorded = await withTx(deps.db, (tx) => recordTransfer(tx, deps, id, result))
   return `withdrawal ${recorded.status}`
 }

@@ -1,5 +1,7 @@
 // Known refusals (GatewayRefused): the gateway answered that it did nothing, and why. Such an
-// answer is never asked again in a loop and never a 500. The service runs as ROLE=api (no
+// answer is never asked again in a loop and never a 500. Also the looks' other hard cases: an
+// unknown answer at expiry (the order is never expired unasked) and a charge paid with another
+// amount (never confirmed, canceled at expiry). The service runs as ROLE=api (no
 // background work); the test drives the workers with the real sandbox gateway, whose answer it
 // replaces by a refusal for one buyer (everything else — database, HTTP — is the real one).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -41,13 +43,18 @@ afterAll(() => svc?.stop())
 
 const REASON = 'O CPF informado não é aceito pelo gateway'
 
-/** The real gateway, except that `calls` refuse (GatewayRefused) for one order or buyer. */
+/**
+ * The real gateway, except that `calls` refuse (GatewayRefused) for one order or buyer, or
+ * with `unknown`, lose their answer (a plain error, as a time-out is).
+ */
 function refusing(
   calls: ('createCharge' | 'getCharge' | 'cancelCharge')[],
   who: { email?: string; orderId?: string },
+  unknown = false,
 ): Deps {
   const real = svc.deps.gateway
   const refuse = () => {
+    if (unknown) throw new Error('gateway time-out')
     throw new GatewayRefused(REASON, 'input')
   }
   const gateway: PaymentGateway = {
@@ -159,5 +166,58 @@ describe(`gateway refusals (${engine})`, () => {
       status: 'settled',
       note: `cancel refused by the gateway: ${REASON}`,
     })
+  })
+
+  it('a look-up whose answer is unknown at expiry: the order waits past its expiry, asked again after a backoff, never expired unasked', async () => {
+    const res = await checkout(svc.api, oneTimeId)
+    const orderId = res.body.order_id as string
+    const chargeId = res.body.charge_id as string
+    const silent = refusing(['getCharge'], { orderId }, true)
+    await advance(31 * 60_000)
+    await runExpiry(silent)
+    expect(await orderStatus(orderId)).toBe('pending')
+    // Backing off: the next passes leave it alone (no loop on an unreachable gateway).
+    expect(await runExpiry(silent)).toBe(0)
+    expect(await orderStatus(orderId)).toBe('pending')
+    // Paid meanwhile (its callback lost too); the gateway answers again after the backoff.
+    expect((await svc.api('POST', `/sandbox/charges/${chargeId}/pay?notify=false`)).status).toBe(
+      200,
+    )
+    await advance(60 * 60_000)
+    await runExpiry(svc.deps)
+    expect(await orderStatus(orderId)).toBe('paid')
+  })
+
+  it('a charge the gateway holds paid with another amount is never confirmed: looked at again, canceled at expiry', async () => {
+    const res = await checkout(svc.api, oneTimeId)
+    const orderId = res.body.order_id as string
+    const real = svc.deps.gateway
+    const deps: Deps = {
+      ...svc.deps,
+      gateway: {
+        ...real,
+        readCallback: (request) => real.readCallback(request),
+        async getCharge(reference) {
+          const found = await real.getCharge(reference)
+          if (reference !== orderId || !found) return found
+          return { ...found, status: 'paid', amountCents: found.amountCents - 1 }
+        },
+      },
+    }
+    await advance(5 * 60_000 + 1_000)
+    await runReconciliation(deps)
+    await advance(10 * 60_000)
+    await runReconciliation(deps)
+    expect(await orderStatus(orderId)).toBe('pending')
+    expect(await checkOf(orderId)).toMatchObject({ status: 'pending' })
+    await advance(20 * 60_000)
+    await runExpiry(deps)
+    expect(await orderStatus(orderId)).toBe('expired')
+    const atGateway = await svc.deps.db
+      .selectFrom('sandbox_charges')
+      .select('status')
+      .where('reference', '=', orderId)
+      .executeTakeFirstOrThrow()
+    expect(atGateway.status).toBe('canceled')
   })
 })

@@ -5,6 +5,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { systemClock } from '../../../src/kit/clock.ts'
+import { hmacHex } from '../../../src/kit/crypto.ts'
+import { uuidv7 } from '../../../src/kit/ids.ts'
 import { parseDigitableLine } from '../../../src/modules/payments/boleto.ts'
 import { parsePixCopyPaste } from '../../../src/modules/payments/brcode.ts'
 import {
@@ -16,6 +18,7 @@ import {
   createMercadoPagoGateway,
   type MpChargeInput,
 } from '../../../src/modules/payments/gateways/mercadopago/index.ts'
+import { manifestOf } from '../../../src/modules/payments/gateways/mercadopago/signature.ts'
 import { type FakeMercadoPago, startFakeMercadoPago } from '../../fakes/mercadopago.ts'
 
 const CPF = '12345678909'
@@ -25,7 +28,6 @@ const MINUTE = 60_000
 let mp: FakeMercadoPago
 let gateway: PaymentGateway
 let receiver: Awaited<ReturnType<typeof startCallbackReceiver>>
-let orders = 0
 
 /** Receives Mercado Pago's notifications and answers as the callback route does. */
 async function startCallbackReceiver(read: () => PaymentGateway) {
@@ -89,7 +91,7 @@ afterAll(async () => {
 
 function charge(extra: Partial<MpChargeInput> = {}): MpChargeInput {
   return {
-    reference: `order-${++orders}-${Date.now()}`,
+    reference: uuidv7(),
     method: 'pix',
     amountCents: 4990,
     description: 'Curso de fotografia',
@@ -154,7 +156,7 @@ describe('PIX', () => {
     })
     const code = parsePixCopyPaste(created.pix!.copyPaste)
     expect([code.crcValid, code.fields['54']]).toEqual([true, '49.90'])
-    // The buyer sees Vitrine's own expiry; Mercado Pago gets it plus its 30-minute minimum.
+    // The buyer sees Vitrine's own expiry (30 minutes)…
     expect(created.pix!.expiresAt).toEqual(input.expiresAt)
 
     const sent = requestsTo('/v1/payments').at(-1)!
@@ -168,14 +170,28 @@ describe('PIX', () => {
       notification_url: `${receiver.url}/api/payments/callback/mercadopago?source_news=webhooks`,
       payer: { email: 'ana@example.com', identification: { type: 'CPF', number: CPF } },
     })
-    expect(new Date(body.date_of_expiration).getTime()).toBe(
-      input.expiresAt.getTime() + 30 * MINUTE,
-    )
+    // …Mercado Pago, which refuses less than 30 minutes, the order's creation plus 32.
+    const createdAt = Number.parseInt(input.reference.replace(/-/g, '').slice(0, 12), 16)
+    expect(new Date(body.date_of_expiration).getTime()).toBe(createdAt + 32 * MINUTE)
 
     expect(await gateway.getCharge(input.reference)).toMatchObject({
       gatewayChargeId: created.gatewayChargeId,
       status: 'pending',
     })
+  })
+
+  it('sends a longer expiry as it is, the same on every retry', async () => {
+    const input = charge({ expiresAt: new Date(Date.now() + 3 * 60 * MINUTE) })
+    await gateway.createCharge(input)
+    await gateway.createCharge(input)
+    const sent = requestsTo('/v1/payments').filter(
+      (r) => r.headers['x-idempotency-key'] === input.reference,
+    )
+    expect(sent.map((r) => new Date(JSON.parse(r.body).date_of_expiration).getTime())).toEqual([
+      input.expiresAt.getTime(),
+      input.expiresAt.getTime(),
+    ])
+    expect(sent.map((r) => r.status)).toEqual([201, 201])
   })
 
   it('is paid: the notification is read back as paid, and so is the lookup', async () => {
@@ -361,6 +377,18 @@ describe('refunds', () => {
     })
   })
 
+  it('a refund whose answer was lost is found by the lookup, and its retry is the same refund', async () => {
+    const { created } = await paidCard(4000)
+    const id = created.gatewayChargeId
+    const asked = { reference: `refund-lost-${id}`, gatewayChargeId: id, amountCents: 4000 }
+    mp.loseNextAnswer({ method: 'POST', path: `/v1/payments/${id}/refunds` })
+    await expect(gateway.refund(asked)).rejects.not.toBeInstanceOf(GatewayRefused)
+    const found = await gateway.getRefund(asked)
+    expect(found).toMatchObject({ status: 'completed' })
+    expect(await gateway.refund(asked)).toEqual(found)
+    expect(mp.payment(id).refunds).toHaveLength(1)
+  })
+
   it('does not guess which of several refunds is ours', async () => {
     const { created } = await paidCard()
     const id = created.gatewayChargeId
@@ -488,6 +516,21 @@ describe('notifications', () => {
       .filter((c) => c?.action === 'paid')
     expect(paid).toHaveLength(3)
     expect(new Set(paid.map((c) => c!.eventId)).size).toBe(1)
+  })
+
+  it('ignores a signed notification for a payment Mercado Pago does not have (a simulation)', async () => {
+    const ts = String(Math.floor(Date.now() / 1000))
+    const v1 = hmacHex(mp.webhookSecret, manifestOf({ dataId: '123456', xRequestId: 'sim-1' }, ts))
+    const reading = await gateway.readCallback({
+      rawBody: Buffer.from(JSON.stringify({ id: 9, type: 'payment', data: { id: '123456' } })),
+      headers: { 'x-request-id': 'sim-1', 'x-signature': `ts=${ts},v1=${v1}` },
+      query: { 'data.id': '123456', type: 'payment' },
+    })
+    expect(reading).toEqual({
+      kind: 'ignored',
+      eventId: '9',
+      why: 'payment 123456 not found at Mercado Pago',
+    })
   })
 
   it('throws when the read-back answer is unknown, so the route answers 503 and MP retries', async () => {

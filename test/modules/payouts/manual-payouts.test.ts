@@ -149,6 +149,14 @@ describe(`automatic payouts keep an empty pay body (${engine})`, () => {
       await verifiedPixKey(sandbox.api, session, creator)
       const id = (await withdraw(sandbox.api, creator, 20)).body.withdrawal_id
       await review(sandbox.api, session, id, 'approve')
+      const page = await (
+        await fetch(`${sandbox.url}/admin`, { headers: { cookie: session.cookie } })
+      ).text()
+      expect(page).toContain(
+        `<button data-url="/api/admin/withdrawals/${id}/pay">Pagar via Pix</button>`,
+      )
+      expect(page).not.toContain('End-to-end id')
+      expect(page).not.toContain('52998224725')
       const res = await review(sandbox.api, session, id, 'pay', { end_to_end_id: E2E })
       expect(res.status).toBe(400)
       expect(res.body.error).toMatch(/^end_to_end_id só é informado em pagamentos manuais/)

@@ -2,7 +2,7 @@
 // what ITS state means. The notification carries only an id and is never taken at its word.
 import type { CallbackReading, CallbackRequest } from '../../gateway.ts'
 import { chargeOf, type MpPayment } from './charges.ts'
-import type { MercadoPagoClient } from './client.ts'
+import { type MercadoPagoClient, MpNotFound } from './client.ts'
 import { verifySignature } from './signature.ts'
 import { callbackActionOf } from './statuses.ts'
 
@@ -48,7 +48,17 @@ export async function readMercadoPagoCallback(
   }
   // The read-back decides; a throw here (unknown answer) makes the route answer 503 and
   // Mercado Pago deliver again.
-  const payment = await ctx.client<MpPayment>({ method: 'GET', path: `/v1/payments/${dataId}` })
+  let payment: MpPayment
+  try {
+    payment = await ctx.client<MpPayment>({ method: 'GET', path: `/v1/payments/${dataId}` })
+  } catch (error) {
+    // No such payment for our credentials (the panel's "simulate notification" sends made-up
+    // ids): nothing to do, and nothing to deliver again.
+    if (error instanceof MpNotFound) {
+      return { kind: 'ignored', eventId, why: `payment ${dataId} not found at Mercado Pago` }
+    }
+    throw error
+  }
   const charge = chargeOf(payment)
   return {
     kind: 'charge',

@@ -48,12 +48,27 @@ export type MpChargeInput = CreateChargeInput & {
 }
 
 /**
- * Mercado Pago refuses a PIX expiring sooner than 30 minutes ahead [PIX], and Vitrine's own PIX
- * lives 30 minutes (PIX_EXPIRES_AFTER). Sending our expiry plus that minimum is always accepted
- * and the same on every retry (the idempotency key wants the same body); Vitrine cancels the
- * payment when its own expiry passes, so the extra time is never payable.
+ * Mercado Pago refuses a PIX expiring sooner than 30 minutes ahead [PIX]; Vitrine's own PIX
+ * lives 30 minutes by default (PIX_EXPIRES_AFTER). So the date sent is our expiry, or, when that
+ * is too soon, the order's creation plus 32 minutes (the minimum and 2 minutes for the request to
+ * arrive). Computed from the order id (a UUID v7 carries its creation time), never from "now":
+ * a retry must send the same body under the same idempotency key. Vitrine cancels the payment
+ * when its own expiry passes, so the minute or two more at Mercado Pago is not meant to be paid.
  */
-export const PIX_EXTRA_MS = 30 * 60_000
+export const PIX_MIN_LIFE_MS = 32 * 60_000
+
+export function pixExpiryFor(input: Pick<CreateChargeInput, 'reference' | 'expiresAt'>): Date {
+  const createdAt = uuidv7Time(input.reference) ?? input.expiresAt.getTime()
+  return new Date(Math.max(input.expiresAt.getTime(), createdAt + PIX_MIN_LIFE_MS))
+}
+
+/** The milliseconds a UUID v7 was made at (its first 48 bits), or null for another reference. */
+function uuidv7Time(reference: string): number | null {
+  const match = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.exec(
+    reference,
+  )
+  return match ? Number.parseInt(match[1]! + match[2]!, 16) : null
+}
 
 export function createPaymentBody(
   input: MpChargeInput,
@@ -69,7 +84,7 @@ export function createPaymentBody(
     return {
       ...common,
       payment_method_id: 'pix',
-      date_of_expiration: mpDateTime(new Date(input.expiresAt.getTime() + PIX_EXTRA_MS)),
+      date_of_expiration: mpDateTime(pixExpiryFor(input)),
       payer: payerOf(input),
     }
   }

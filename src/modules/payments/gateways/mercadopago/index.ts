@@ -36,7 +36,7 @@ export interface MercadoPagoDeps {
   config: { baseUrl: string; mercadoPago: MercadoPagoSettings | null }
   clock: Pick<Clock, 'now'>
   log?: { warn(obj: object, msg: string): void } | undefined
-  /** Overrides `config.mercadoPago.jsUrl` (until config.ts carries MERCADOPAGO_JS_URL). */
+  /** Overrides `config.mercadoPago.jsUrl` (MERCADOPAGO_JS_URL), for tests. */
   scriptUrl?: string | undefined
   /** Per-request time-out; 10 s unless a test shortens it. */
   timeoutMs?: number | undefined
@@ -75,7 +75,7 @@ export function createMercadoPagoGateway(deps: MercadoPagoDeps): PaymentGateway 
         idempotencyKey: input.reference,
       })
       const charge = chargeOf(payment)
-      // The buyer sees Vitrine's own expiry; Mercado Pago's is a little later (PIX_EXTRA_MS).
+      // The buyer sees Vitrine's own expiry; Mercado Pago's may be a little later (pixExpiryFor).
       return charge.pix ? { ...charge, pix: { ...charge.pix, expiresAt: input.expiresAt } } : charge
     },
 
