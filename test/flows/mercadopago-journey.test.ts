@@ -157,18 +157,23 @@ describe(`Mercado Pago journeys (${engine})`, () => {
     })
   })
 
-  it('card on a recurring product: no saved card at Mercado Pago, so the charge is voided, nothing kept', async () => {
+  it('card on a recurring product: Mercado Pago keeps no card for renewals, so it is refused before any charge; the page offers PIX and boleto', async () => {
     const recurring = await createProduct(svc.api, key, {
       billing: 'recurring',
       plans: [{ name: 'Mensal', price: 29.9, interval: 'month' }],
     })
+    const before = mp.payments().length
     const res = await checkout(svc.api, recurring.id, {
       payment_method: 'card',
       card_token: await browserToken('APRO'),
     })
-    expect(res.status).toBe(503)
-    const made = mp.payments().filter((p) => p.transaction_amount === 29.9)
-    expect(made.map((p) => p.status)).toEqual(['refunded'])
+    expect(res.status).toBe(400)
+    expect(res.body.error).toMatch(/Assinaturas não podem ser pagas com cartão/)
+    expect(mp.payments().length).toBe(before)
+    const page = await (await fetch(`${svc.url}/checkout/${recurring.slug}`)).text()
+    expect(page).toContain('value="pix"')
+    expect(page).toContain('value="boleto"')
+    expect(page).not.toContain('value="card"')
   })
 
   it('card declined: 402, the order failed', async () => {

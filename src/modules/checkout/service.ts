@@ -24,6 +24,7 @@ import { pixQrDataUrl } from '../payments/qr.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { buyerAddressOf, cardDataOf, postalCodeOf } from './card.ts'
 import { installmentsOf } from './installments.ts'
+import { assertMethodOffered } from './methods.ts'
 import type { CheckoutOut, CreateCheckoutInput } from './schema.ts'
 import { markConverted } from './sessions.ts'
 
@@ -51,9 +52,7 @@ export async function createCheckout(
   request: { remoteIp?: string | undefined } = {},
 ): Promise<CheckoutOut> {
   const { product, plan } = await sellable(deps.db, input.product_id, input.plan_id)
-  if (!product.payment_methods.includes(input.payment_method)) {
-    throw new BadRequest('Forma de pagamento não aceita para este produto')
-  }
+  assertMethodOffered(product, deps.gateway.capabilities, input.payment_method)
   const taxId = normalizeTaxId(input.cpf)
   if (!taxId) throw new BadRequest('CPF/CNPJ inválido')
   const phone = normalizeBrazilianPhone(input.phone)
@@ -139,7 +138,7 @@ export async function createCheckout(
     await openCheck(tx, deps, { id: orderId, kind: 'charge' })
   })
 
-  const buyer: ChargeBuyer = {
+  const buyer: CreateChargeInput['buyer'] = {
     name: input.name,
     email: input.email,
     document: taxId.value,
@@ -208,12 +207,6 @@ export async function createCheckout(
     interest: toBrl(installments.interestCents),
   }
 }
-
-/**
- * The buyer as the gateway gets it. `address` (a boleto's payer) is read by the Mercado Pago
- * adapter, which registers boletos with it; the port's buyer does not declare it yet.
- */
-type ChargeBuyer = CreateChargeInput['buyer'] & { address?: ReturnType<typeof buyerAddressOf> }
 
 /** Installments are a card's, up to what the product allows (recurring: the seed's 12). */
 function installmentCount(

@@ -20,6 +20,18 @@ export interface CardData {
   cvv: string
 }
 
+/** A payer's postal address, which some gateways register a boleto with (Mercado Pago). */
+export interface BuyerAddress {
+  /** CEP, 8 digits. */
+  postalCode: string
+  street: string
+  number: string
+  neighborhood: string
+  city: string
+  /** UF, two letters. */
+  state: string
+}
+
 export interface CreateChargeInput {
   /** Our order id: the gateway's idempotency key and the reference it calls back with. */
   reference: string
@@ -35,6 +47,8 @@ export interface CreateChargeInput {
     /** Asaas asks for the card holder's address: CEP digits and number. */
     postalCode?: string | undefined
     addressNumber?: string | undefined
+    /** The full address, where `capabilities.boletoNeedsAddress` (a boleto's payer). */
+    address?: BuyerAddress | undefined
   }
   /** PIX: when the QR stops being payable (Vitrine's own expiry; the gateway's may be longer). */
   expiresAt: Date
@@ -148,9 +162,18 @@ export type CardEntry =
   /** Card data posted to Vitrine and forwarded to the gateway (Asaas): PCI SAQ D territory. */
   | { kind: 'card-data' }
 
+/** What the checkout must know of a gateway before offering a method. */
+export interface GatewayCapabilities {
+  /** Approved cards are kept for later charges; without it a card cannot pay a subscription. */
+  savesCards: boolean
+  /** A boleto is registered with the payer's full address (Mercado Pago since 2024). */
+  boletoNeedsAddress: boolean
+}
+
 export interface PaymentGateway extends CallbackReader {
   readonly name: string
   readonly cardEntry: CardEntry
+  readonly capabilities: GatewayCapabilities
   /** Idempotent per reference: a repeated call answers with the charge of the first. */
   createCharge(input: CreateChargeInput): Promise<GatewayCharge>
   /** The charge made for our order `reference`, or null when the gateway confirms it has none. */

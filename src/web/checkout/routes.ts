@@ -5,6 +5,7 @@ import { AppError } from '../../kit/errors.ts'
 import { allowGatewayOrigins } from '../../kit/http/security-headers.ts'
 import { priceWithCoupon } from '../../modules/catalog/coupons.ts'
 import { findBySlug } from '../../modules/catalog/service.ts'
+import { methodsOffered } from '../../modules/checkout/methods.ts'
 import { findSession, sessionToken } from '../../modules/checkout/sessions.ts'
 import { findOrder } from '../../modules/orders/service.ts'
 import type { RouteModule } from '../../routes.ts'
@@ -25,9 +26,6 @@ const Query = z.object({ plan: Param, coupon: Param, ref: Param, session: Param 
 const REF = /^[\w-]{1,64}$/
 const SLUG = /^[a-z0-9-]{3,64}$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-/** Gateways that register a boleto with the payer's address (docs/gateways/mercadopago.md). */
-const BOLETO_ADDRESS_GATEWAYS = new Set(['mercadopago'])
 
 /** The active product behind a slug; an impossible slug is simply not found. */
 const productBySlug = async (db: Executor, slug: string) =>
@@ -82,14 +80,15 @@ export const checkoutPages: RouteModule = (app, deps) => {
       }
 
       const cardEntry = deps.gateway.cardEntry
-      if (cardEntry.kind === 'browser-token' && product.payment_methods.includes('card')) {
+      const methods = methodsOffered(product, deps.gateway.capabilities)
+      if (cardEntry.kind === 'browser-token' && methods.includes('card')) {
         allowGatewayOrigins(reply, browserTokenOrigins(cardEntry.scriptUrl))
       }
       return reply.type('text/html').send(
         checkoutPage({
           product: {
             ...product,
-            paymentMethods: product.payment_methods,
+            paymentMethods: methods,
             maxInstallments: product.max_installments,
             installmentInterest: product.installment_interest,
           },
@@ -112,7 +111,7 @@ export const checkoutPages: RouteModule = (app, deps) => {
             : null,
           tokenizeUrl: deps.config.paymentGateway === 'sandbox' ? '/sandbox/card-tokens' : null,
           cardEntry,
-          boletoAddress: BOLETO_ADDRESS_GATEWAYS.has(deps.gateway.name),
+          boletoAddress: deps.gateway.capabilities.boletoNeedsAddress,
         }),
       )
     },

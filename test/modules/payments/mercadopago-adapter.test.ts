@@ -11,13 +11,11 @@ import { parseDigitableLine } from '../../../src/modules/payments/boleto.ts'
 import { parsePixCopyPaste } from '../../../src/modules/payments/brcode.ts'
 import {
   type CallbackReading,
+  type CreateChargeInput,
   GatewayRefused,
   type PaymentGateway,
 } from '../../../src/modules/payments/gateway.ts'
-import {
-  createMercadoPagoGateway,
-  type MpChargeInput,
-} from '../../../src/modules/payments/gateways/mercadopago/index.ts'
+import { createMercadoPagoGateway } from '../../../src/modules/payments/gateways/mercadopago/index.ts'
 import { manifestOf } from '../../../src/modules/payments/gateways/mercadopago/signature.ts'
 import { type FakeMercadoPago, startFakeMercadoPago } from '../../fakes/mercadopago.ts'
 
@@ -89,7 +87,7 @@ afterAll(async () => {
   await receiver.close()
 })
 
-function charge(extra: Partial<MpChargeInput> = {}): MpChargeInput {
+function charge(extra: Partial<CreateChargeInput> = {}): CreateChargeInput {
   return {
     reference: uuidv7(),
     method: 'pix',

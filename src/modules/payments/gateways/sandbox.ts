@@ -59,6 +59,7 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
   return {
     name: 'sandbox',
     cardEntry: { kind: 'test-token' },
+    capabilities: { savesCards: true, boletoNeedsAddress: false },
 
     async createCharge(input: CreateChargeInput): Promise<GatewayCharge> {
       reachOrThrow(input.buyer.email)

@@ -18,6 +18,8 @@ export function createAsaasGateway(deps: AsaasDeps): PaymentGateway {
     name: 'asaas',
     // No browser tokenization at Asaas: the card crosses our server once (PCI SAQ D).
     cardEntry: { kind: 'card-data' },
+    // Asaas' card tokenization (enabled per account) keeps the card for renewals.
+    capabilities: { savesCards: true, boletoNeedsAddress: false },
     createCharge: (input) => createCharge(ctx, input),
     getCharge: (reference) => getCharge(ctx, reference),
     cancelCharge: (ref) => cancelCharge(ctx, ref),

@@ -29,25 +29,6 @@ export interface MpPayment {
 }
 
 /**
- * The payer's address, which Mercado Pago requires for boleto since 2024 (BACEN rules; "New
- * mandatory fields to send payments with boleto", May 2024). The port's buyer does not carry it
- * yet: the checkout adds it as `buyer.address` (see docs/gateways/mercadopago.md, Adapter).
- */
-export interface BuyerAddress {
-  postalCode: string
-  street: string
-  number: string
-  neighborhood: string
-  city: string
-  /** UF, two letters. */
-  state: string
-}
-
-export type MpChargeInput = CreateChargeInput & {
-  buyer: CreateChargeInput['buyer'] & { address?: BuyerAddress | undefined }
-}
-
-/**
  * Mercado Pago refuses a PIX expiring sooner than 30 minutes ahead [PIX]; Vitrine's own PIX
  * lives 30 minutes by default (PIX_EXPIRES_AFTER). So the date sent is our expiry, or, when that
  * is too soon, the order's creation plus 32 minutes (the minimum and 2 minutes for the request to
@@ -71,7 +52,7 @@ function uuidv7Time(reference: string): number | null {
 }
 
 export function createPaymentBody(
-  input: MpChargeInput,
+  input: CreateChargeInput,
   ctx: { notificationUrl: string },
 ): Record<string, unknown> {
   const common = {
@@ -109,7 +90,7 @@ export function createPaymentBody(
   }
 }
 
-function payerOf(input: MpChargeInput) {
+function payerOf(input: CreateChargeInput) {
   const [first, ...rest] = input.buyer.name.trim().split(/\s+/)
   const document = onlyDigits(input.buyer.document)
   return {
@@ -120,7 +101,7 @@ function payerOf(input: MpChargeInput) {
   }
 }
 
-function boletoPayerOf(input: MpChargeInput) {
+function boletoPayerOf(input: CreateChargeInput) {
   const a = input.buyer.address
   const complete =
     a && [a.postalCode, a.street, a.number, a.neighborhood, a.city, a.state].every((v) => v?.trim())

@@ -13,12 +13,11 @@ import {
   type PaymentGateway,
 } from '../../gateway.ts'
 import { readMercadoPagoCallback } from './callback.ts'
-import { chargeOf, createPaymentBody, type MpChargeInput, type MpPayment } from './charges.ts'
+import { chargeOf, createPaymentBody, type MpPayment } from './charges.ts'
 import { createMercadoPagoClient, type MercadoPagoClient } from './client.ts'
 import { findRefund, refundPayment } from './refunds.ts'
 
 export { formatCardToken, parseCardToken } from './card-token.ts'
-export type { BuyerAddress, MpChargeInput } from './charges.ts'
 
 /** Where MercadoPago.js lives; tests point it at the fake's stand-in (`${fake.url}/js/v2`). */
 export const MERCADOPAGO_JS_URL = 'https://sdk.mercadopago.com/js/v2'
@@ -65,13 +64,15 @@ export function createMercadoPagoGateway(deps: MercadoPagoDeps): PaymentGateway 
       scriptUrl: deps.scriptUrl ?? settings.jsUrl ?? MERCADOPAGO_JS_URL,
       publicKey: settings.publicKey,
     },
+    // No saved cards (that needs Mercado Pago customers): subscriptions are paid by PIX or boleto.
+    capabilities: { savesCards: false, boletoNeedsAddress: true },
 
     async createCharge(input) {
       // The order id is the idempotency key: a retry (same body) gets the first payment back.
       const payment = await client<MpPayment>({
         method: 'POST',
         path: '/v1/payments',
-        body: createPaymentBody(input as MpChargeInput, { notificationUrl: notificationUrl() }),
+        body: createPaymentBody(input, { notificationUrl: notificationUrl() }),
         idempotencyKey: input.reference,
       })
       const charge = chargeOf(payment)
