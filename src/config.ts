@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { parseDuration } from './kit/duration.ts'
+import { percentToBasisPoints } from './kit/money.ts'
 
 const duration = (fallback: string) =>
   z
@@ -85,6 +86,17 @@ const EnvSchema = z.object({
   WEBHOOK_TIMEOUT_MS: duration('10s'),
   EMAIL_RETRY_BASE_MS: duration('30s'),
   PIX_EXPIRES_AFTER: duration('30m'),
+  CARD_INSTALLMENT_INTEREST: z
+    .string()
+    .default('2.99')
+    .transform((text, ctx) => {
+      const trimmed = text.trim() || '2.99'
+      const valid = /^\d{1,3}([.,]\d{1,2})?$/.test(trimmed)
+      const percent = valid ? Number(trimmed.replace(',', '.')) : Number.NaN
+      if (Number.isFinite(percent) && percent <= 100) return percentToBasisPoints(percent)
+      ctx.addIssue({ code: 'custom', message: 'a monthly percent from 0 to 100, e.g. 2.99' })
+      return z.NEVER
+    }),
   CART_RECOVERY_AFTER: duration('1h'),
   SUBSCRIPTION_RENEWAL_NOTICE: duration('3d'),
   SUBSCRIPTION_GRACE_PERIOD: duration('7d'),
@@ -126,6 +138,8 @@ export type Config = {
   webhookTimeoutMs: number
   emailRetryBaseMs: number
   pixExpiresAfterMs: number
+  /** Monthly interest of card installments the buyer pays (Price table), in basis points. */
+  cardInstallmentInterestBps: number
   cartRecoveryAfterMs: number
   /** How long before a period ends a PIX or boleto renewal charge is issued and e-mailed. */
   subscriptionRenewalNoticeMs: number
@@ -203,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     emailRetryBaseMs: e.EMAIL_RETRY_BASE_MS,
     pixExpiresAfterMs: e.PIX_EXPIRES_AFTER,
+    cardInstallmentInterestBps: e.CARD_INSTALLMENT_INTEREST,
     cartRecoveryAfterMs: e.CART_RECOVERY_AFTER,
     subscriptionRenewalNoticeMs: e.SUBSCRIPTION_RENEWAL_NOTICE,
     subscriptionGraceMs: e.SUBSCRIPTION_GRACE_PERIOD,

@@ -69,7 +69,12 @@ export async function createCheckout(
     : null
   const priceCents = priced?.amountCents ?? plan.price_cents
   // What the buyer pays in all: the price, plus the installments' interest when theirs.
-  const installments = installmentsOf(product, priceCents, count)
+  const installments = installmentsOf(
+    product,
+    priceCents,
+    count,
+    deps.config.cardInstallmentInterestBps,
+  )
   const amountCents = installments.totalCents
   const pixExpiresAt = new Date(now.getTime() + deps.config.pixExpiresAfterMs)
 

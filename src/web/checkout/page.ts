@@ -38,6 +38,8 @@ export interface CheckoutView {
   cardEntry: CardEntry
   /** The gateway registers boletos with the payer's address (Mercado Pago): ask for it. */
   boletoAddress: boolean
+  /** CARD_INSTALLMENT_INTEREST, for the labels of installments whose interest the buyer pays. */
+  installmentRateBps: number
 }
 
 const INTERVAL = { month: '/mês', year: '/ano' } as Record<string, string>
@@ -79,6 +81,7 @@ export function checkoutPage(view: CheckoutView): string {
         installment_interest: view.product.installmentInterest,
       },
       cents,
+      view.installmentRateBps,
     ).map(installmentLabel)
   const cardEntry = view.cardEntry
   const config = {

@@ -112,6 +112,7 @@ export const checkoutPages: RouteModule = (app, deps) => {
           tokenizeUrl: deps.config.paymentGateway === 'sandbox' ? '/sandbox/card-tokens' : null,
           cardEntry,
           boletoAddress: deps.gateway.capabilities.boletoNeedsAddress,
+          installmentRateBps: deps.config.cardInstallmentInterestBps,
         }),
       )
     },
