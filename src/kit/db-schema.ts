@@ -99,6 +99,8 @@ export interface DB {
     /** Card installments; `interest_cents` is the buyer's interest inside `amount_cents`. */
     installments: Generated<number>
     interest_cents: Generated<number>
+    /** The buyer's IP at checkout, which card gateways ask for (renewals reuse the first's). */
+    buyer_ip: string | null
     paid_at: Timestamp | null
     refunded_at: Timestamp | null
     expires_at: Timestamp | null

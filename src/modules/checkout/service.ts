@@ -111,6 +111,7 @@ export async function createCheckout(
       status: 'pending',
       amount_cents: amountCents,
       installments: count,
+      buyer_ip: request.remoteIp ?? null,
       interest_cents: installments.interestCents,
       payment_method: input.payment_method,
       coupon_code: priced?.coupon.code ?? null,

@@ -180,6 +180,8 @@ export async function chargeRenewal(deps: Deps, orderId: string) {
       },
       expiresAt: order.expires_at!,
       savedCard: sub.card_reference ?? undefined,
+      // The buyer's, from the first order: card gateways refuse the server's own address.
+      remoteIp: (await findOrder(deps.db, sub.first_order_id))?.buyer_ip ?? undefined,
     })
   } catch (error) {
     if (!(error instanceof GatewayRefused)) throw error
