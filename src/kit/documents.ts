@@ -61,3 +61,14 @@ export function normalizeBrazilianPhone(text: string): string | null {
   const landline = number.length === 8 && /^[2-5]/.test(number)
   return mobile || landline ? `+55${ddd}${number}` : null
 }
+
+/** The Luhn check digit every card number carries. */
+export function luhnValid(digits: string): boolean {
+  let sum = 0
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i])
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2
+    sum += digit
+  }
+  return sum % 10 === 0
+}

@@ -3,21 +3,10 @@
 // boletos with it (Mercado Pago). Checked here so an obvious typo is a clear 400 before any
 // gateway call; then handed to the gateway once. Card data is never stored nor logged (the
 // request logger does not log bodies).
-import { onlyDigits } from '../../kit/documents.ts'
+import { luhnValid, onlyDigits } from '../../kit/documents.ts'
 import { BadRequest } from '../../kit/errors.ts'
 import type { CardData } from '../payments/gateway.ts'
 import type { CreateCheckoutInput } from './schema.ts'
-
-/** The Luhn check digit every card number carries. */
-export function luhnValid(digits: string): boolean {
-  let sum = 0
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i])
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2
-    sum += digit
-  }
-  return sum % 10 === 0
-}
 
 type CardInput = NonNullable<CreateCheckoutInput['card']>
 

@@ -4,6 +4,7 @@ import type { Config } from '../../../config.ts'
 import type { Clock } from '../../../kit/clock.ts'
 import { deriveKey, hmacHex, safeEqual } from '../../../kit/crypto.ts'
 import type { Db } from '../../../kit/db.ts'
+import { luhnValid } from '../../../kit/documents.ts'
 import { uuidv7 } from '../../../kit/ids.ts'
 import { buildBoleto, dueDateAfter } from '../boleto.ts'
 import { buildPixCopyPaste } from '../brcode.ts'
@@ -269,16 +270,6 @@ export async function sendSandboxCallback(
 const TOKENS: Record<string, string> = {
   '4000000000000002': 'tok_declined',
   '4000000000000341': 'tok_fails_later',
-}
-
-function luhnValid(number: string): boolean {
-  let sum = 0
-  for (let i = 0; i < number.length; i++) {
-    let digit = Number(number[number.length - 1 - i])
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2
-    sum += digit
-  }
-  return sum % 10 === 0
 }
 
 /** The sandbox's tokenization: a valid test card becomes `tok_approved` or `tok_declined`. */
