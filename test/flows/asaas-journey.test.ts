@@ -7,6 +7,7 @@ import { parseDigitableLine } from '../../src/modules/payments/boleto.ts'
 import { parsePixCopyPaste } from '../../src/modules/payments/brcode.ts'
 import { DECLINED_CARDS, type FakeAsaas, startFakeAsaas } from '../fakes/asaas.ts'
 import { type Creator, signupCreator } from '../setup/actors.ts'
+import { asaasEnv } from '../setup/gateway-env.ts'
 import {
   ADMIN,
   adminSession,
@@ -41,9 +42,7 @@ beforeAll(async () => {
   svc = await startTestService({
     PAYMENT_GATEWAY: 'asaas',
     PAYOUT_PROVIDER: 'asaas',
-    ASAAS_API_URL: fake.url,
-    ASAAS_API_KEY: fake.apiKey,
-    ASAAS_WEBHOOK_TOKEN: TOKEN,
+    ...asaasEnv(fake, TOKEN),
     ...ADMIN,
   })
   fake.webhooks.setTarget(`${svc.url}/api/payments/callback/asaas`, TOKEN)

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FakeAsaas, startFakeAsaas } from '../fakes/asaas.ts'
 import { signupCreator } from '../setup/actors.ts'
+import { asaasEnv } from '../setup/gateway-env.ts'
 import { checkout, createProduct } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
 
@@ -17,9 +18,7 @@ beforeAll(async () => {
   fake = await startFakeAsaas({ webhook: { retryDelayMs: 20 } })
   svc = await startTestService({
     PAYMENT_GATEWAY: 'asaas',
-    ASAAS_API_URL: fake.url,
-    ASAAS_API_KEY: fake.apiKey,
-    ASAAS_WEBHOOK_TOKEN: TOKEN,
+    ...asaasEnv(fake, TOKEN),
   })
   fake.webhooks.setTarget(`${svc.url}/api/payments/callback/asaas`, TOKEN)
   const creator = await signupCreator(svc.api)

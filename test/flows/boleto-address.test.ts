@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FakeMercadoPago, startFakeMercadoPago } from '../fakes/mercadopago.ts'
 import { signupCreator } from '../setup/actors.ts'
+import { mercadoPagoEnv } from '../setup/gateway-env.ts'
 import { checkout, createProduct } from '../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../setup/service.ts'
 
@@ -13,11 +14,7 @@ let productId: string
 beforeAll(async () => {
   mp = await startFakeMercadoPago({ now: () => (svc ? svc.deps.clock.now() : new Date()) })
   svc = await startTestService({
-    PAYMENT_GATEWAY: 'mercadopago',
-    MERCADOPAGO_API_URL: mp.url,
-    MERCADOPAGO_ACCESS_TOKEN: mp.accessToken,
-    MERCADOPAGO_PUBLIC_KEY: mp.publicKey,
-    MERCADOPAGO_WEBHOOK_SECRET: mp.webhookSecret,
+    ...mercadoPagoEnv(mp),
   })
   const key = await (await signupCreator(svc.api)).key(['write:products'])
   productId = (

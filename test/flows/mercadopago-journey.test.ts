@@ -6,6 +6,7 @@ import { FIRST_LOOK_MS } from '../../src/modules/payments/charge-lookups.ts'
 import { CHECK_GRACE_MS } from '../../src/modules/payments/checks.ts'
 import { type FakeMercadoPago, startFakeMercadoPago } from '../fakes/mercadopago.ts'
 import { signupCreator } from '../setup/actors.ts'
+import { mercadoPagoEnv } from '../setup/gateway-env.ts'
 import { checkout, createProduct } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
 
@@ -29,12 +30,7 @@ beforeAll(async () => {
     now: () => (svc ? svc.deps.clock.now() : new Date()),
   })
   svc = await startTestService({
-    PAYMENT_GATEWAY: 'mercadopago',
-    MERCADOPAGO_API_URL: mp.url,
-    MERCADOPAGO_ACCESS_TOKEN: mp.accessToken,
-    MERCADOPAGO_PUBLIC_KEY: mp.publicKey,
-    MERCADOPAGO_WEBHOOK_SECRET: mp.webhookSecret,
-    MERCADOPAGO_JS_URL: `${mp.url}/js/v2`,
+    ...mercadoPagoEnv(mp),
     PIX_EXPIRES_AFTER: '30m',
   })
   const creator = await signupCreator(svc.api)

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type FakeAsaas, startFakeAsaas } from '../fakes/asaas.ts'
 import { type FakeMercadoPago, startFakeMercadoPago } from '../fakes/mercadopago.ts'
 import { type Creator, signupCreator } from '../setup/actors.ts'
+import { asaasEnv, mercadoPagoEnv } from '../setup/gateway-env.ts'
 import {
   ADMIN,
   adminSession,
@@ -39,16 +40,9 @@ beforeAll(async () => {
   })
   asaas = await startFakeAsaas({ webhook: { retryDelayMs: 20 } })
   svc = await startTestService({
-    PAYMENT_GATEWAY: 'mercadopago',
-    MERCADOPAGO_API_URL: mp.url,
-    MERCADOPAGO_ACCESS_TOKEN: mp.accessToken,
-    MERCADOPAGO_PUBLIC_KEY: mp.publicKey,
-    MERCADOPAGO_WEBHOOK_SECRET: mp.webhookSecret,
-    MERCADOPAGO_JS_URL: `${mp.url}/js/v2`,
+    ...mercadoPagoEnv(mp),
     PAYOUT_PROVIDER: 'asaas',
-    ASAAS_API_URL: asaas.url,
-    ASAAS_API_KEY: asaas.apiKey,
-    ASAAS_WEBHOOK_TOKEN: TOKEN,
+    ...asaasEnv(asaas, TOKEN),
     ...ADMIN,
   })
   asaas.webhooks.setTarget(`${svc.url}/api/payments/callback/asaas`, TOKEN)

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DECLINED_CARDS, type FakeAsaas, startFakeAsaas } from '../fakes/asaas.ts'
 import { signupCreator } from '../setup/actors.ts'
 import { openBrowser, screenshot, screenshotName } from '../setup/browser.ts'
+import { asaasEnv } from '../setup/gateway-env.ts'
 import { createProduct } from '../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../setup/service.ts'
 import { contrastFailures, focusedId } from './a11y.ts'
@@ -24,9 +25,7 @@ beforeAll(async () => {
   fake = await startFakeAsaas({ webhook: { retryDelayMs: 20 } })
   svc = await startTestService({
     PAYMENT_GATEWAY: 'asaas',
-    ASAAS_API_URL: fake.url,
-    ASAAS_API_KEY: fake.apiKey,
-    ASAAS_WEBHOOK_TOKEN: TOKEN,
+    ...asaasEnv(fake, TOKEN),
   })
   fake.webhooks.setTarget(`${svc.url}/api/payments/callback/asaas`, TOKEN)
   const key = await (await signupCreator(svc.api)).key(['write:products'])

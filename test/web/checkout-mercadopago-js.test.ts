@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type FakeMercadoPago, startFakeMercadoPago } from '../fakes/mercadopago.ts'
 import { signupCreator } from '../setup/actors.ts'
 import { openBrowser, screenshot, screenshotName } from '../setup/browser.ts'
+import { mercadoPagoEnv } from '../setup/gateway-env.ts'
 import { createProduct } from '../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../setup/service.ts'
 import { fillBuyer } from './checkout-fixtures.ts'
@@ -20,12 +21,7 @@ let pixOnly: { id: string; slug: string }
 beforeAll(async () => {
   mp = await startFakeMercadoPago({ now: () => (svc ? svc.deps.clock.now() : new Date()) })
   svc = await startTestService({
-    PAYMENT_GATEWAY: 'mercadopago',
-    MERCADOPAGO_API_URL: mp.url,
-    MERCADOPAGO_ACCESS_TOKEN: mp.accessToken,
-    MERCADOPAGO_PUBLIC_KEY: mp.publicKey,
-    MERCADOPAGO_WEBHOOK_SECRET: mp.webhookSecret,
-    MERCADOPAGO_JS_URL: `${mp.url}/js/v2`,
+    ...mercadoPagoEnv(mp),
   })
   const key = await (await signupCreator(svc.api)).key(['write:products'])
   withCard = await createProduct(svc.api, key, {
