@@ -12,8 +12,8 @@ import type { LedgerBook, PostingKind } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import {
   type AffiliateCounters,
-  type CoproducerCounters,
   BALANCE_SLOTS,
+  type CoproducerCounters,
   type CreatorCounters,
   ledgerRepo as repo,
 } from './repo.ts'
