@@ -65,8 +65,8 @@ export const ledgerRepo = {
    * Adds the counters to one slot of each account, creating the slot row; one statement that
    * locks only those rows (in account order) and never waits on a sale of another slot.
    */
-  addCreatorSlots(db: Executor, slot: number, deltas: CreatorSlotDelta[]) {
-    if (!deltas.length) return Promise.resolve()
+  async addCreatorSlots(db: Executor, slot: number, deltas: CreatorSlotDelta[]): Promise<void> {
+    if (!deltas.length) return
     const rows = [...deltas]
       .sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0))
       .map((d) => ({
@@ -76,7 +76,7 @@ export const ledgerRepo = {
         refunded_cents: d.counters.refunded,
         withdrawn_cents: d.counters.withdrawn,
       }))
-    return db
+    await db
       .insertInto('creator_balances')
       .values(rows)
       .onConflict((oc) =>
