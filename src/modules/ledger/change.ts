@@ -43,6 +43,13 @@ function bump<T extends object>(map: Map<string, T>, key: string, zero: T, delta
   map.set(key, current)
 }
 
+/**
+ * The creator slot each open transaction writes into: several changes in one transaction
+ * reuse it, so they never take a second slot of an account out of (account, slot) order.
+ * A transaction that must check a creator's available does so before any unchecked change.
+ */
+const slotOfTx = new WeakMap<Tx, number>()
+
 const NO_CREATOR: CreatorCounters = { paid: 0, refunded: 0, withdrawn: 0 }
 const NO_AFFILIATE: AffiliateCounters = { paid: 0, rejected: 0, withdrawn: 0 }
 const NO_COPRODUCER: CoproducerCounters = { earned: 0, refunded: 0, withdrawn: 0 }
@@ -137,12 +144,18 @@ export class MoneyChange {
     const now = ctx.clock.now()
     const id = uuidv7(now.getTime())
     let slot = 0
-    if (check || this.wholeCreators.size) {
-      check?.(await repo.lockCreatorSlots(tx, accounts))
+    if (check) {
+      check(await repo.lockCreatorSlots(tx, accounts))
+    } else if (this.wholeCreators.size) {
+      // Held since begin (a creator's withdrawal touches only its own account).
+      if (accounts.some((a) => !this.wholeCreators.has(a))) {
+        await repo.lockCreatorSlots(tx, accounts)
+      }
     } else {
       // The id's last hex digit is random (uuidv7's rand_b): the slot of this posting.
-      slot = Number.parseInt(id.slice(-1), 16) % BALANCE_SLOTS
+      slot = slotOfTx.get(tx) ?? Number.parseInt(id.slice(-1), 16) % BALANCE_SLOTS
     }
+    slotOfTx.set(tx, slot)
     // Creates or locks the slot rows first: the entries' trigger adds to them.
     const slotAccounts = [...new Set(accounts)]
     await repo.addCreatorSlots(
