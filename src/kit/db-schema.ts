@@ -294,6 +294,7 @@ export interface DB {
   }
   creator_balances: {
     account_id: string
+    slot: Generated<number>
     paid_cents: Generated<number>
     refunded_cents: Generated<number>
     withdrawn_cents: Generated<number>
@@ -331,6 +332,7 @@ export interface DB {
     holder_id: string | null
     account_id: string
     amount_cents: number
+    slot: Generated<number>
     created_at: Timestamp
   }
   ledger_withdrawals: {

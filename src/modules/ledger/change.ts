@@ -1,14 +1,18 @@
 // One money change = one ledger posting. The lock order is fixed for every flow of the
-// platform: affiliate rows, then co-producer rows, then creator rows, each sorted by id.
+// platform: affiliate rows, then co-producer rows, then creator slot rows by (account, slot).
 // A change locks its holders when it begins (the flow then reads their shares safely), gathers
-// lines and counter deltas while the flow plans, and on commit locks the creator rows it
-// touches, lets the flow check them, and writes the posting, its entries and the counters.
+// lines and counter deltas while the flow plans, and on commit writes the posting, its entries
+// and the counters. Creator balances are striped (migration 0013): a change that checks no
+// creator's available (a sale, a chargeback…) adds to one random slot of each account it
+// touches and waits on nobody else's slot; one that checks (a creator's withdrawal, a refund
+// reservation) locks every slot of its accounts, reads their sums and writes into slot 0.
 import type { Clock } from '../../kit/clock.ts'
 import type { Tx } from '../../kit/db.ts'
 import type { LedgerBook, PostingKind } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import {
   type AffiliateCounters,
+  BALANCE_SLOTS,
   type CoproducerCounters,
   type CreatorCounters,
   ledgerRepo as repo,
@@ -39,6 +43,13 @@ function bump<T extends object>(map: Map<string, T>, key: string, zero: T, delta
   map.set(key, current)
 }
 
+/**
+ * The creator slot each open transaction writes into: several changes in one transaction
+ * reuse it, so they never take a second slot of an account out of (account, slot) order.
+ * A transaction that must check a creator's available does so before any unchecked change.
+ */
+const slotOfTx = new WeakMap<Tx, number>()
+
 const NO_CREATOR: CreatorCounters = { paid: 0, refunded: 0, withdrawn: 0 }
 const NO_AFFILIATE: AffiliateCounters = { paid: 0, rejected: 0, withdrawn: 0 }
 const NO_COPRODUCER: CoproducerCounters = { earned: 0, refunded: 0, withdrawn: 0 }
@@ -54,15 +65,29 @@ export class MoneyChange {
   private constructor(
     private readonly tx: Tx,
     private readonly locked: { affiliate: Set<string>; coproducer: Set<string> },
+    /** Creator accounts whose every slot this change holds (it then writes into slot 0). */
+    private readonly wholeCreators: Set<string>,
   ) {}
 
-  /** Locks the holders' balance rows (creating them) in the fixed order. */
-  static async begin(tx: Tx, holders: { affiliate?: string[]; coproducer?: string[] } = {}) {
+  /**
+   * Locks the holders' balance rows (creating them) in the fixed order; `creator` accounts get
+   * every slot locked, for a flow that reads their available before it plans.
+   */
+  static async begin(
+    tx: Tx,
+    holders: { affiliate?: string[]; coproducer?: string[]; creator?: string[] } = {},
+  ) {
     const affiliate = [...new Set(holders.affiliate ?? [])]
     const coproducer = [...new Set(holders.coproducer ?? [])]
+    const creator = [...new Set(holders.creator ?? [])]
     await repo.lockBalances(tx, 'affiliate_balances', affiliate)
     await repo.lockBalances(tx, 'coproducer_balances', coproducer)
-    return new MoneyChange(tx, { affiliate: new Set(affiliate), coproducer: new Set(coproducer) })
+    await repo.lockCreatorSlots(tx, creator)
+    return new MoneyChange(
+      tx,
+      { affiliate: new Set(affiliate), coproducer: new Set(coproducer) },
+      new Set(creator),
+    )
   }
 
   /** A signed entry: positive grows the book (what the platform owes that holder). */
@@ -97,8 +122,10 @@ export class MoneyChange {
   }
 
   /**
-   * Locks the creator rows this change touches (sorted), runs `check` with their available
-   * balances before anything is written, then writes the posting, entries and counters.
+   * With `check` (or creators locked whole at begin): locks every slot of the creator accounts
+   * this change touches, runs `check` with their summed available before anything is written,
+   * and writes into slot 0. Without: writes into one random slot of each, locking only that.
+   * Then the posting, its entries and the counters.
    */
   async commit(
     ctx: { clock: Clock },
@@ -114,11 +141,31 @@ export class MoneyChange {
       ...this.creators.keys(),
       ...entries.filter((e) => e.holderId !== null).map((e) => e.accountId),
     ]
-    const rows = await repo.lockBalances(tx, 'creator_balances', accounts)
-    check?.(new Map(rows.map((r) => [r.key, r.available_cents])))
-
     const now = ctx.clock.now()
     const id = uuidv7(now.getTime())
+    let slot = 0
+    if (check) {
+      check(await repo.lockCreatorSlots(tx, accounts))
+    } else if (this.wholeCreators.size) {
+      // Held since begin (a creator's withdrawal touches only its own account).
+      if (accounts.some((a) => !this.wholeCreators.has(a))) {
+        await repo.lockCreatorSlots(tx, accounts)
+      }
+    } else {
+      // The id's last hex digit is random (uuidv7's rand_b): the slot of this posting.
+      slot = slotOfTx.get(tx) ?? Number.parseInt(id.slice(-1), 16) % BALANCE_SLOTS
+    }
+    slotOfTx.set(tx, slot)
+    // Creates or locks the slot rows first: the entries' trigger adds to them.
+    const slotAccounts = [...new Set(accounts)]
+    await repo.addCreatorSlots(
+      tx,
+      slot,
+      slotAccounts.map((accountId) => ({
+        accountId,
+        counters: this.creators.get(accountId) ?? NO_CREATOR,
+      })),
+    )
     const posted = await repo.insertPosting(tx, {
       id,
       kind: ref.kind,
@@ -137,12 +184,10 @@ export class MoneyChange {
         holder_id: e.holderId,
         account_id: e.accountId,
         amount_cents: e.amount,
+        slot,
         created_at: now,
       })),
     )
-    for (const [accountId, d] of this.creators) {
-      await repo.addCounters(tx, 'creator_balances', accountId, d)
-    }
     for (const [userId, d] of this.holders.affiliate) {
       await repo.addCounters(tx, 'affiliate_balances', userId, d)
     }

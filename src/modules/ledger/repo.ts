@@ -5,21 +5,16 @@ import type { Executor } from '../../kit/db.ts'
 import type { DB, ShareKind, ShareStatus } from '../../kit/db-schema.ts'
 
 export type ShareRow = Selectable<DB['order_shares']>
-export type BalanceTable = 'creator_balances' | 'affiliate_balances' | 'coproducer_balances'
+/** The holders' one-row balances; creators' are striped over slots (lockCreatorSlots). */
+export type BalanceTable = 'affiliate_balances' | 'coproducer_balances'
 
 const KEY = {
-  creator_balances: 'account_id',
   affiliate_balances: 'user_id',
   coproducer_balances: 'user_id',
 } as const
 
 /** The seed's counters beside each running balance, by name → column. */
 const COUNTERS = {
-  creator_balances: {
-    paid: 'paid_cents',
-    refunded: 'refunded_cents',
-    withdrawn: 'withdrawn_cents',
-  },
   affiliate_balances: {
     paid: 'paid_cents',
     rejected: 'rejected_cents',
@@ -33,11 +28,75 @@ const COUNTERS = {
 } as const
 
 type Counters<T extends BalanceTable> = Record<keyof (typeof COUNTERS)[T], number>
-export type CreatorCounters = Counters<'creator_balances'>
+export type CreatorCounters = { paid: number; refunded: number; withdrawn: number }
 export type AffiliateCounters = Counters<'affiliate_balances'>
 export type CoproducerCounters = Counters<'coproducer_balances'>
 
+/** Slot rows per creator account (0 … 15, see migration 0013): a sale adds to one of them. */
+export const BALANCE_SLOTS = 16
+
+export interface CreatorSlotDelta {
+  accountId: string
+  counters: CreatorCounters
+}
+
 export const ledgerRepo = {
+  /**
+   * Locks every slot row of these creator accounts, in (account, slot) order (the fixed lock
+   * order), creating slot 0 first where it is missing; returns each account's summed available.
+   */
+  async lockCreatorSlots(db: Executor, accountIds: string[]) {
+    const available = new Map<string, number>()
+    if (!accountIds.length) return available
+    const sorted = [...new Set(accountIds)].sort()
+    await sql`INSERT INTO creator_balances (account_id, slot)
+      SELECT id, 0 FROM unnest(${sorted}::uuid[]) AS t(id) ORDER BY id
+      ON CONFLICT DO NOTHING`.execute(db)
+    const { rows } = await sql<{ account_id: string; available_cents: number }>`
+      SELECT account_id, available_cents FROM creator_balances
+      WHERE account_id = ANY(${sorted}::uuid[]) ORDER BY account_id, slot FOR UPDATE`.execute(db)
+    for (const r of rows) {
+      available.set(r.account_id, (available.get(r.account_id) ?? 0) + r.available_cents)
+    }
+    return available
+  },
+
+  /**
+   * Adds the counters to one slot of each account, creating the slot row; one statement that
+   * locks only those rows (in account order) and never waits on a sale of another slot.
+   */
+  async addCreatorSlots(db: Executor, slot: number, deltas: CreatorSlotDelta[]): Promise<void> {
+    if (!deltas.length) return
+    const rows = [...deltas]
+      .sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0))
+      .map((d) => ({
+        account_id: d.accountId,
+        slot,
+        paid_cents: d.counters.paid,
+        refunded_cents: d.counters.refunded,
+        withdrawn_cents: d.counters.withdrawn,
+      }))
+    await db
+      .insertInto('creator_balances')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'slot']).doUpdateSet((eb) => ({
+          paid_cents: eb('creator_balances.paid_cents', '+', eb.ref('excluded.paid_cents')),
+          refunded_cents: eb(
+            'creator_balances.refunded_cents',
+            '+',
+            eb.ref('excluded.refunded_cents'),
+          ),
+          withdrawn_cents: eb(
+            'creator_balances.withdrawn_cents',
+            '+',
+            eb.ref('excluded.withdrawn_cents'),
+          ),
+        })),
+      )
+      .execute()
+  },
+
   /** Creates missing rows, then locks them all in key order (the fixed lock order). */
   async lockBalances(db: Executor, table: BalanceTable, ids: string[]) {
     if (!ids.length) return []

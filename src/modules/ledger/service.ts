@@ -16,23 +16,27 @@ type Ctx = { clock: Clock }
 
 export const INSUFFICIENT_BALANCE = 'Saldo insuficiente'
 
-const TABLE: Record<Holder['kind'], BalanceTable> = {
-  creator: 'creator_balances',
+const TABLE: Record<Exclude<Holder['kind'], 'creator'>, BalanceTable> = {
   affiliate: 'affiliate_balances',
   coproducer: 'coproducer_balances',
 }
 
 const holderId = (holder: Holder) => (holder.kind === 'creator' ? holder.accountId : holder.userId)
 
-/** Locks the holder's balance row before anything else of the flow (the fixed lock order). */
-async function beginFor(tx: Tx, kind: Holder['kind'], id: string) {
-  const change = await MoneyChange.begin(tx, kind === 'creator' ? {} : { [kind]: [id] })
-  if (kind === 'creator') await repo.lockBalances(tx, 'creator_balances', [id])
-  return change
+/** Locks the holder's balance (a creator's: every slot) before anything else of the flow. */
+function beginFor(tx: Tx, kind: Holder['kind'], id: string) {
+  return MoneyChange.begin(tx, { [kind]: [id] })
 }
 
-/** Locks the holder's balance row FOR UPDATE (fixed lock order) and returns `available` in centavos. */
+/**
+ * Locks the holder's balance FOR UPDATE (fixed lock order: a creator's every slot, in slot
+ * order) and returns `available` in centavos (a creator's: the sum of its slots).
+ */
 export async function lockAvailable(tx: Tx, holder: Holder): Promise<number> {
+  if (holder.kind === 'creator') {
+    const available = await repo.lockCreatorSlots(tx, [holder.accountId])
+    return available.get(holder.accountId) ?? 0
+  }
   const [row] = await repo.lockBalances(tx, TABLE[holder.kind], [holderId(holder)])
   return row!.available_cents
 }

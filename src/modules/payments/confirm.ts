@@ -57,8 +57,8 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
       membersUrl: `${ctx.config.baseUrl}/members`,
     }),
   })
-  // Last: it locks the account's balance row, held until commit, so concurrent sales of one
-  // account queue on it for as short a time as possible.
+  // Last: it locks the rows it writes (the holders' balances, one random slot of the
+  // account's balance) until commit, so anything that does meet them waits as little as it can.
   await postSale(tx, ctx, order)
   return true
 }
