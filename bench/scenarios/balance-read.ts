@@ -44,6 +44,9 @@ async function setupAccount(url: string, orders: number): Promise<Account> {
  * SQL in one transaction. Triggers are off while seeding (replica role): the row is set to the
  * sum of the seeded entries instead of being kept by 2 million trigger calls.
  */
+/** The creator balance slots of an account (migration 0013_balance_slots.sql). */
+const SLOTS = 16
+
 async function seedOrders(db: Db, a: Account) {
   await db.transaction().execute(async (tx) => {
     await sql`SET LOCAL session_replication_role = replica`.execute(tx)
@@ -61,15 +64,18 @@ async function seedOrders(db: Db, a: Account) {
       SELECT gen_random_uuid(), 'sale', account_id, id, paid_at FROM orders
       WHERE account_id = ${a.accountId}`.execute(tx)
     await sql`
-      INSERT INTO ledger_entries (posting_id, book, holder_id, account_id, amount_cents, created_at)
+      INSERT INTO ledger_entries (posting_id, book, holder_id, account_id, amount_cents,
+        created_at, slot)
       SELECT p.id, b.book, CASE WHEN b.book = 'creator' THEN p.account_id END, p.account_id,
-        b.sign * ${PRICE_CENTS}, p.created_at
+        b.sign * ${PRICE_CENTS}, p.created_at, abs(hashtext(p.id::text)) % ${SLOTS}
       FROM ledger_postings p CROSS JOIN (VALUES ('gateway', -1), ('creator', 1)) AS b(book, sign)
       WHERE p.account_id = ${a.accountId}`.execute(tx)
+    // Spread over the slots as sales spread them (migration 0013), so the read sums them all.
     await sql`
-      INSERT INTO creator_balances (account_id, paid_cents, available_cents)
-      SELECT ${a.accountId}, SUM(amount_cents), SUM(amount_cents) FROM ledger_entries
-      WHERE book = 'creator' AND holder_id = ${a.accountId}`.execute(tx)
+      INSERT INTO creator_balances (account_id, slot, paid_cents, available_cents)
+      SELECT ${a.accountId}, slot, SUM(amount_cents), SUM(amount_cents) FROM ledger_entries
+      WHERE book = 'creator' AND holder_id = ${a.accountId}
+      GROUP BY slot`.execute(tx)
   })
   await sql`ANALYZE`.execute(db)
 }
