@@ -31,7 +31,7 @@ import { assetRoutes } from './web/assets.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
 import { dashboardPages } from './web/dashboard/routes.ts'
 import { docsPages } from './web/docs.ts'
-import { membersPages } from './web/members.ts'
+import { membersPages } from './web/members.tsx'
 import { passwordPages } from './web/password.ts'
 
 export type AppInstance = FastifyInstance<
