@@ -32,7 +32,7 @@ import { checkoutPages } from './web/checkout/routes.ts'
 import { dashboardPages } from './web/dashboard/routes.ts'
 import { docsPages } from './web/docs.ts'
 import { membersPages } from './web/members.tsx'
-import { passwordPages } from './web/password.ts'
+import { passwordPages } from './web/password.tsx'
 
 export type AppInstance = FastifyInstance<
   RawServerDefault,
