@@ -30,7 +30,7 @@ import { adminPages } from './web/admin.tsx'
 import { assetRoutes } from './web/assets.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
 import { dashboardPages } from './web/dashboard/routes.tsx'
-import { docsPages } from './web/docs.ts'
+import { docsPages } from './web/docs.tsx'
 import { membersPages } from './web/members.tsx'
 import { passwordPages } from './web/password.tsx'
 
