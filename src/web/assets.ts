@@ -13,7 +13,6 @@ import { z } from 'zod'
 import { sha256Hex } from '../kit/crypto.ts'
 import { NotFound } from '../kit/errors.ts'
 import type { RouteModule } from '../routes.ts'
-import { html, type Safe } from './html.ts'
 
 const PREFIX = '/assets/'
 const scripts = new Map<string, string>()
@@ -22,11 +21,6 @@ function register(name: string, source: string): string {
   const file = `${name}.${sha256Hex(source).slice(0, 16)}.js`
   scripts.set(file, source)
   return `${PREFIX}${file}`
-}
-
-/** Registers a page's script and returns the tag that loads it (pages not yet in TSX). */
-export function scriptFile(name: string, source: string): Safe {
-  return html`<script src="${register(name, source)}"></script>`
 }
 
 /** The same options for the in-memory bundle and for scripts/build.mjs. */

@@ -2,7 +2,8 @@
 import type { VNode } from 'preact'
 import { type Children, StyleSheet } from './render.tsx'
 
-const STYLE = `
+/** The frame's styles (also the dev mailbox's, web/html.ts). */
+export const PAGE_CSS = `
 *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
 color:#1d1d1f;background:#f6f6f8}main{max-width:720px;margin:0 auto;padding:16px}
 h1{font-size:1.4rem;margin:.5rem 0 1rem}a{color:#5b2bd6}
@@ -18,7 +19,7 @@ export function Layout(props: { title: string; css?: string; children: Children 
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width,initial-scale=1" />
         <title>{`${props.title} · Vitrine`}</title>
-        <StyleSheet css={STYLE + (props.css ?? '')} />
+        <StyleSheet css={PAGE_CSS + (props.css ?? '')} />
       </head>
       <body>
         <main>{props.children}</main>
