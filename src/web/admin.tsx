@@ -1,6 +1,6 @@
 // /admin: the platform admin's back office (SPEC §12): PIX keys to verify and withdrawals to
-// approve, reject or pay. Server-rendered; each button calls the admin API and reloads
-// (admin/browser/main.ts).
+// approve, reject or pay. Server-rendered; each button calls the admin API, then removes its row
+// or, when the row moves to its next step, reloads (admin/browser/main.ts).
 import type { VNode } from 'preact'
 import { type AppError, Forbidden, Unauthorized } from '../kit/errors.ts'
 import { formatBrl } from '../kit/money.ts'
@@ -16,6 +16,9 @@ import { type Children, render } from './render.tsx'
 const QUEUE_SIZE = 100
 const ROLE = { creator: 'produtor', coproducer: 'coprodutor', affiliate: 'afiliado' }
 const STATUS: Record<string, string> = { pending: 'pendente', approved: 'aprovado' }
+
+const NO_KEYS = 'Nenhuma chave aguardando verificação.'
+const NO_WITHDRAWALS = 'Nenhum saque pendente ou aprovado.'
 
 const SCRIPT = browserScript('admin', new URL('./admin/browser/main.ts', import.meta.url))
 const CSS = `${CONTROLS_CSS}.key{word-break:break-all}`
@@ -79,7 +82,11 @@ function PixKeyItem({ k }: { k: PixKeyRow }): VNode {
         {k.pix_key_type}: <strong class="key">{k.pix_key}</strong>
       </p>
       <div class="actions">
-        <button type="button" data-url={`/api/admin/pix-keys/${k.user_id}/verify`}>
+        <button
+          type="button"
+          data-url={`/api/admin/pix-keys/${k.user_id}/verify`}
+          data-then="remove"
+        >
           Verificar
         </button>
         <ReasonField id={reason} name="reason" label="Motivo da rejeição" maxLength={500} />
@@ -88,6 +95,7 @@ function PixKeyItem({ k }: { k: PixKeyRow }): VNode {
           class="sec"
           data-url={`/api/admin/pix-keys/${k.user_id}/reject`}
           data-reason={reason}
+          data-then="remove"
         >
           Rejeitar
         </button>
@@ -154,7 +162,13 @@ function WithdrawalItem(props: { w: WithdrawalRow; automatic: boolean }): VNode 
           label="Motivo da recusa"
           maxLength={500}
         />
-        <button type="button" class="sec" data-url={`${base}/reject`} data-reason={`nota-${w.id}`}>
+        <button
+          type="button"
+          class="sec"
+          data-url={`${base}/reject`}
+          data-reason={`nota-${w.id}`}
+          data-then="remove"
+        >
           Recusar
         </button>
       </div>
@@ -172,25 +186,25 @@ export const adminPages: RouteModule = (app, deps) => {
         <section class="card" aria-labelledby="t-chaves">
           <h2 id="t-chaves">Chaves Pix para verificar</h2>
           {keys.data.length ? (
-            <ul>
+            <ul data-empty={NO_KEYS}>
               {keys.data.map((k) => (
                 <PixKeyItem key={k.user_id} k={k} />
               ))}
             </ul>
           ) : (
-            <p>Nenhuma chave aguardando verificação.</p>
+            <p>{NO_KEYS}</p>
           )}
         </section>
         <section class="card" aria-labelledby="t-saques">
           <h2 id="t-saques">Saques em aberto</h2>
           {withdrawals.length ? (
-            <ul>
+            <ul data-empty={NO_WITHDRAWALS}>
               {withdrawals.map((w) => (
                 <WithdrawalItem key={w.id} w={w} automatic={deps.payouts.automatic} />
               ))}
             </ul>
           ) : (
-            <p>Nenhum saque pendente ou aprovado.</p>
+            <p>{NO_WITHDRAWALS}</p>
           )}
         </section>
       </Frame>

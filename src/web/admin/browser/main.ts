@@ -1,5 +1,7 @@
-// /admin: every action button POSTs to its data-url (with its field's value when it has one),
-// then the page is loaded again, the queues being rendered by the server.
+// /admin: every action button POSTs to its data-url (with its field's value when it has one).
+// An action that takes the row out of its queue (verify or reject a key, refuse a withdrawal,
+// a payout the answer says is paid) removes the row; one that moves it to its next step
+// (approve, a transfer still in progress) loads the page again, the step being the server's.
 import { alertLine, csrfToken, wireLoginForm } from '../../browser/session.ts'
 
 wireLoginForm()
@@ -24,8 +26,28 @@ document.addEventListener('click', async (event) => {
   }
   button.disabled = true
   const res = await fetch(url ?? '', { method: 'POST', headers, body })
-  if (res.ok) return location.reload()
-  const answer = (await res.json().catch(() => ({}))) as { error?: string }
-  aviso.textContent = answer.error || 'Não foi possível concluir a ação.'
-  button.disabled = false
+  const answer = (await res.json().catch(() => ({}))) as {
+    error?: string
+    data?: { status?: string }
+  }
+  if (!res.ok) {
+    aviso.textContent = answer.error || 'Não foi possível concluir a ação.'
+    button.disabled = false
+    return
+  }
+  const done = button.dataset.then === 'remove' || answer.data?.status === 'paid'
+  if (done) removeRow(button)
+  else location.reload()
 })
+
+/** Takes the button's row out of its list; an emptied list says so, as the server would. */
+function removeRow(button: HTMLButtonElement): void {
+  const row = button.closest('li')
+  const list = row?.parentElement
+  row?.remove()
+  if (list && !list.querySelector('li')) {
+    const empty = document.createElement('p')
+    empty.textContent = list.dataset.empty ?? ''
+    list.replaceWith(empty)
+  }
+}
