@@ -26,13 +26,13 @@ import { payoutRoutes } from './modules/payouts/routes.ts'
 import { refundRoutes } from './modules/refunds/routes.ts'
 import { subscriptionRoutes } from './modules/subscriptions/routes.ts'
 import { webhookRoutes } from './modules/webhooks/routes.ts'
-import { adminPages } from './web/admin.ts'
+import { adminPages } from './web/admin.tsx'
 import { assetRoutes } from './web/assets.ts'
 import { checkoutPages } from './web/checkout/routes.ts'
-import { dashboardPages } from './web/dashboard/routes.ts'
-import { docsPages } from './web/docs.ts'
-import { membersPages } from './web/members.ts'
-import { passwordPages } from './web/password.ts'
+import { dashboardPages } from './web/dashboard/routes.tsx'
+import { docsPages } from './web/docs.tsx'
+import { membersPages } from './web/members.tsx'
+import { passwordPages } from './web/password.tsx'
 
 export type AppInstance = FastifyInstance<
   RawServerDefault,

@@ -1,6 +1,6 @@
 // The production build (`npm run build`, run by `npm start`): the compiled service starts on an
 // empty data directory — migrations' .sql found beside the compiled code — and serves the demo
-// checkout page, whose script file is read at run time.
+// checkout page, whose script was bundled for the browser by the build.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -45,6 +45,11 @@ describe('the production build', () => {
     expect(page.status).toBe(200)
     const script = /src="(\/assets\/checkout\.[^"]+\.js)"/.exec(await page.text())?.[1]
     expect(script).toBeDefined()
-    expect((await fetch(`http://localhost:${port}${script}`)).status).toBe(200)
+    const file = await fetch(`http://localhost:${port}${script}`)
+    expect(file.status).toBe(200)
+    // The bundle scripts/build.mjs made from checkout/browser/main.ts, not a TypeScript source.
+    const source = await file.text()
+    expect(source).toContain('checkout-config')
+    expect(source).not.toMatch(/\bimport\b|\binterface\b/)
   })
 })

@@ -10,7 +10,7 @@ import { findSession, sessionToken } from '../../modules/checkout/sessions.ts'
 import { findOrder } from '../../modules/orders/service.ts'
 import type { RouteModule } from '../../routes.ts'
 import { browserTokenOrigins } from './gateway-origins.ts'
-import { checkoutPage, notFoundPage, successPage } from './page.ts'
+import { checkoutPage, notFoundPage, successPage } from './page.tsx'
 
 const REF_COOKIE = 'vitrine_ref'
 const REF_MAX_AGE_S = 30 * 86_400

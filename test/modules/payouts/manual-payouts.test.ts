@@ -152,9 +152,7 @@ describe(`automatic payouts keep an empty pay body (${engine})`, () => {
       const page = await (
         await fetch(`${sandbox.url}/admin`, { headers: { cookie: session.cookie } })
       ).text()
-      expect(page).toContain(
-        `<button data-url="/api/admin/withdrawals/${id}/pay">Pagar via Pix</button>`,
-      )
+      expect(page).toContain(`data-url="/api/admin/withdrawals/${id}/pay">Pagar via Pix</button>`)
       expect(page).not.toContain('End-to-end id')
       expect(page).not.toContain('52998224725')
       const res = await review(sandbox.api, session, id, 'pay', { end_to_end_id: E2E })

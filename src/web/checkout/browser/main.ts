@@ -1,18 +1,69 @@
 // The hosted checkout's only script: no framework, a few KB. It validates the form (CPF/CNPJ
 // check digits too), keeps the checkout session up to date as the buyer types, takes the card
 // as the gateway does (a token made in the page, or the card data for gateways that take it),
-// and follows the payment.
-;(() => {
-  const cfg = JSON.parse(document.getElementById('checkout-config').textContent)
-  const $ = (id) => document.getElementById(id)
-  const form = $('checkout-form')
-  const digits = (s) => s.replace(/\D/g, '')
+// and follows the payment. Bundled for the browser by web/assets.ts.
+import type { CheckoutConfig } from '../config.ts'
 
-  function mod11(values, weights) {
-    const rest = values.reduce((sum, v, i) => sum + v * weights[i], 0) % 11
+/** MercadoPago.js, loaded by the page before this script where it tokenizes cards. */
+interface MercadoPagoJs {
+  createCardToken(card: Record<string, string>): Promise<{ id?: string }>
+  getPaymentMethods(query: {
+    bin: string
+  }): Promise<{ results?: { id: string; issuer?: { id?: string | number } }[] }>
+}
+declare global {
+  interface Window {
+    MercadoPago: new (publicKey: string, options: { locale: string }) => MercadoPagoJs
+  }
+}
+
+/** The answer of POST /api/checkout/create the page acts on. */
+interface CreateResult {
+  error?: string
+  status?: string
+  order_id: string
+  pix?: { qr_code: string; copy_paste: string; expires_at: string }
+  boleto?: { digitable_line: string; due_date: string; barcode_image?: string; url?: string }
+}
+
+type Method = 'pix' | 'card' | 'boleto'
+type Field = HTMLInputElement & HTMLSelectElement
+/** The form's named controls (page.tsx); the card and address ones exist only where offered. */
+type FieldName =
+  | 'name'
+  | 'email'
+  | 'cpf'
+  | 'phone'
+  | 'installments'
+  | 'card_number'
+  | 'card_holder'
+  | 'card_expiry'
+  | 'card_cvv'
+  | 'postal_code'
+  | 'address_number'
+  | 'boleto_cep'
+  | 'boleto_rua'
+  | 'boleto_numero'
+  | 'boleto_bairro'
+  | 'boleto_cidade'
+  | 'boleto_uf'
+
+{
+  const cfg = JSON.parse(
+    document.getElementById('checkout-config')!.textContent ?? '{}',
+  ) as CheckoutConfig
+  const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T
+  const form = $<HTMLFormElement>('checkout-form')
+  const f = new Proxy({} as Record<FieldName, Field>, {
+    get: (_, name: string) => form.elements.namedItem(name) as Field,
+  })
+  const digits = (s: string) => s.replace(/\D/g, '')
+
+  function mod11(values: number[], weights: number[]) {
+    const rest = values.reduce((sum, v, i) => sum + v * weights[i]!, 0) % 11
     return rest < 2 ? 0 : 11 - rest
   }
-  function validCpf(text) {
+  function validCpf(text: string) {
     const d = digits(text)
     if (d.length !== 11 || /^(\d)\1{10}$/.test(d)) return false
     const n = [...d].map(Number)
@@ -21,27 +72,27 @@
       n[10] === mod11(n.slice(0, 10), [11, 10, 9, 8, 7, 6, 5, 4, 3, 2])
     )
   }
-  function validCnpj(text) {
+  function validCnpj(text: string) {
     const v = text.replace(/[.\-/\s]/g, '').toUpperCase()
     if (!/^[0-9A-Z]{12}\d{2}$/.test(v) || /^(\d)\1{13}$/.test(v)) return false
     const n = [...v].map((c) => c.charCodeAt(0) - 48)
     const w1 = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]
     return n[12] === mod11(n.slice(0, 12), w1) && n[13] === mod11(n.slice(0, 13), [6, ...w1])
   }
-  const validPhone = (t) => /^(55)?[1-9]{2}(9\d{8}|[2-5]\d{7})$/.test(digits(t))
+  const validPhone = (t: string) => /^(55)?[1-9]{2}(9\d{8}|[2-5]\d{7})$/.test(digits(t))
 
-  function fieldError(name, message) {
+  function fieldError(name: FieldName, message: string) {
     const el = $(`erro-${name}`)
     el.textContent = message || ''
-    form.elements[name].setAttribute('aria-invalid', message ? 'true' : 'false')
+    f[name].setAttribute('aria-invalid', message ? 'true' : 'false')
     return !message
   }
 
   // Checkout session: created when the e-mail is known, then patched as the buyer types.
   let session = cfg.session
-  let patchTimer
+  let patchTimer: ReturnType<typeof setTimeout> | undefined
   async function ensureSession() {
-    const email = form.elements.email.value.trim()
+    const email = f.email.value.trim()
     if (session || !/^\S+@\S+\.\S+$/.test(email)) return
     const res = await fetch('/api/checkout/sessions', {
       method: 'POST',
@@ -58,7 +109,6 @@
     patchTimer = setTimeout(async () => {
       await ensureSession()
       if (!session) return
-      const f = form.elements
       await fetch(`/api/checkout/sessions/${session.id}`, {
         method: 'PATCH',
         headers: { 'content-type': 'application/json' },
@@ -76,12 +126,12 @@
   form.addEventListener('input', schedulePatch)
 
   const selectedPlan = () => {
-    const checked = form.querySelector('input[name="plan"]:checked')
-    return cfg.plans.find((p) => p.id === (checked ? checked.value : cfg.plans[0].id))
+    const checked = form.querySelector<HTMLInputElement>('input[name="plan"]:checked')
+    return cfg.plans.find((p) => p.id === (checked ? checked.value : cfg.plans[0]!.id))!
   }
-  const selectedMethod = () => {
-    const checked = form.querySelector('input[name="method"]:checked')
-    return checked ? checked.value : 'pix'
+  const selectedMethod = (): Method => {
+    const checked = form.querySelector<HTMLInputElement>('input[name="method"]:checked')
+    return checked ? (checked.value as Method) : 'pix'
   }
   function refresh() {
     const plan = selectedPlan()
@@ -92,15 +142,15 @@
     if (addressFields) {
       const boleto = selectedMethod() === 'boleto'
       addressFields.hidden = !boleto
-      for (const el of addressFields.querySelectorAll('input, select')) el.required = boleto
+      for (const el of addressFields.querySelectorAll<Field>('input, select')) el.required = boleto
     }
     const cardFields = $('campos-cartao')
     if (cardFields) {
       cardFields.hidden = !card
-      for (const el of cardFields.querySelectorAll('input, select')) el.required = card
+      for (const el of cardFields.querySelectorAll<Field>('input, select')) el.required = card
       // Installments follow the chosen plan's price (labels made by the server).
-      for (const [i, option] of [...form.elements.installments.options].entries()) {
-        option.textContent = plan.installments[i]
+      for (const [i, option] of [...f.installments.options].entries()) {
+        option.textContent = plan.installments[i] ?? ''
       }
     }
     $('pagar').textContent = card
@@ -113,7 +163,6 @@
   refresh()
 
   function validate() {
-    const f = form.elements
     let ok = fieldError('name', f.name.value.trim().length >= 2 ? '' : 'Informe seu nome completo.')
     ok =
       fieldError(
@@ -126,14 +175,13 @@
         validCpf(f.cpf.value) || validCnpj(f.cpf.value) ? '' : 'CPF ou CNPJ inválido.',
       ) && ok
     ok = fieldError('phone', validPhone(f.phone.value) ? '' : 'Informe um celular com DDD.') && ok
-    if (!ok) form.querySelector('[aria-invalid="true"]').focus()
+    if (!ok) form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
     return ok
   }
 
   // The card as this gateway takes it (cfg.cardEntry): a test token from the sandbox, a token
   // from MercadoPago.js, or the card data itself with the holder's CEP and address number.
   async function cardFieldsOf() {
-    const f = form.elements
     const kind = cfg.cardEntry.kind
     if (kind === 'card-data') {
       const [month, year] = expiryOf(f.card_expiry.value)
@@ -154,23 +202,24 @@
     }
   }
 
-  function expiryOf(text) {
+  function expiryOf(text: string): [string, string] {
     const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text)
     if (!match) throw new Error('Confira a validade do cartão (MM/AA).')
-    return [match[1].padStart(2, '0'), match[2].length === 2 ? `20${match[2]}` : match[2]]
+    const [, month, year] = match as unknown as [string, string, string]
+    return [month.padStart(2, '0'), year.length === 2 ? `20${year}` : year]
   }
 
   // MercadoPago.js (loaded by the page only for this gateway): the card becomes a one-use token
   // in the browser; its payment method and issuer come from the card's first digits. Sent as
   // `<token>:<payment_method_id>[:<issuer_id>]`, the form the Mercado Pago adapter reads.
   async function mercadoPagoToken() {
-    const f = form.elements
     const number = digits(f.card_number.value)
     const [month, year] = expiryOf(f.card_expiry.value)
     const document = digits(f.cpf.value)
-    const mp = new window.MercadoPago(cfg.cardEntry.publicKey, { locale: 'pt-BR' })
-    let token
-    let method
+    const publicKey = cfg.cardEntry.kind === 'browser-token' ? cfg.cardEntry.publicKey : ''
+    const mp = new window.MercadoPago(publicKey, { locale: 'pt-BR' })
+    let token: { id?: string } | undefined
+    let method: { id: string; issuer?: { id?: string | number } } | undefined
     try {
       token = await mp.createCardToken({
         cardNumber: number,
@@ -190,9 +239,8 @@
     return [token.id, method.id, method.issuer?.id].filter(Boolean).join(':')
   }
 
-  async function tokenizeCard() {
-    const f = form.elements
-    const res = await fetch(cfg.tokenizeUrl, {
+  async function tokenizeCard(): Promise<string> {
+    const res = await fetch(cfg.tokenizeUrl ?? '', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -207,7 +255,7 @@
     return body.token
   }
 
-  function showError(message) {
+  function showError(message: string) {
     $('erro-geral').textContent = message
     $('erro-geral').hidden = false
     $('erro-geral').focus()
@@ -218,13 +266,12 @@
     $('erro-geral').hidden = true
     $('expirado').hidden = true
     if (!validate()) return
-    const button = $('pagar')
+    const button = $<HTMLButtonElement>('pagar')
     button.disabled = true
     button.setAttribute('aria-busy', 'true')
     try {
-      const f = form.elements
       const method = selectedMethod()
-      const body = {
+      const body: Record<string, unknown> = {
         product_id: cfg.productId,
         plan_id: selectedPlan().id,
         name: f.name.value.trim(),
@@ -255,9 +302,9 @@
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       })
-      const result = await res.json()
+      const result = (await res.json()) as CreateResult
       // The countdown runs on the server's time: the Date header corrects a skewed device clock.
-      const serverNow = Date.parse(res.headers.get('date'))
+      const serverNow = Date.parse(res.headers.get('date') ?? '')
       skewMs = Number.isNaN(serverNow) ? 0 : serverNow - Date.now()
       if (!res.ok)
         throw new Error(
@@ -270,7 +317,7 @@
       if (result.boleto) showBoleto(result)
       follow(result.order_id, attempt)
     } catch (error) {
-      showError(error.message || 'Não foi possível concluir. Tente de novo.')
+      showError((error as Error).message || 'Não foi possível concluir. Tente de novo.')
     } finally {
       button.disabled = false
       button.removeAttribute('aria-busy')
@@ -282,24 +329,25 @@
   let skewMs = 0
 
   $('pix-copiar').addEventListener('click', async () => {
-    const code = $('pix-codigo').value
+    const code = $<HTMLTextAreaElement>('pix-codigo').value
     try {
       await navigator.clipboard.writeText(code)
     } catch {
-      $('pix-codigo').select()
+      $<HTMLTextAreaElement>('pix-codigo').select()
       document.execCommand('copy')
     }
     $('pix-copiar').textContent = 'Código copiado!'
     $('pix-situacao').textContent = 'Código copiado. Aguardando pagamento…'
   })
 
-  function showPix(result, attempt) {
+  function showPix(result: CreateResult, attempt: number) {
+    const pix = result.pix!
     $('pix').hidden = false
-    $('pix-qr').src = result.pix.qr_code
-    $('pix-codigo').value = result.pix.copy_paste
+    $<HTMLImageElement>('pix-qr').src = pix.qr_code
+    $<HTMLTextAreaElement>('pix-codigo').value = pix.copy_paste
     $('pix-copiar').textContent = 'Copiar código'
     $('pix-situacao').textContent = 'Aguardando pagamento…'
-    const expires = Date.parse(result.pix.expires_at)
+    const expires = Date.parse(pix.expires_at)
     const tick = () => {
       if (attempt !== attempts) return
       const left = Math.max(0, Math.round((expires - Date.now() - skewMs) / 1000))
@@ -313,7 +361,7 @@
   }
 
   // Expired (or failed) charge: say so and offer to start again with the form still filled in.
-  function showExpired(method) {
+  function showExpired(method: Method) {
     if (!$('expirado').hidden) return
     $('pix').hidden = true
     $('boleto').hidden = true
@@ -329,27 +377,30 @@
     $('pagar').focus()
   })
 
-  function showBoleto(result) {
+  function showBoleto(result: CreateResult) {
+    const boleto = result.boleto!
     $('boleto').hidden = false
-    const l = result.boleto.digitable_line
-    $('boleto-linha').value =
+    const l = boleto.digitable_line
+    $<HTMLTextAreaElement>('boleto-linha').value =
       `${l.slice(0, 5)}.${l.slice(5, 10)} ${l.slice(10, 15)}.${l.slice(15, 21)} ${l.slice(21, 26)}.${l.slice(26, 32)} ${l[32]} ${l.slice(33)}`
-    $('boleto-vencimento').textContent = result.boleto.due_date.split('-').reverse().join('/')
-    if (result.boleto.barcode_image) $('boleto-barras').src = result.boleto.barcode_image
+    $('boleto-vencimento').textContent = boleto.due_date.split('-').reverse().join('/')
+    if (boleto.barcode_image) $<HTMLImageElement>('boleto-barras').src = boleto.barcode_image
     // The gateway's printable boleto, when it has one (an https page of the gateway).
-    const url = result.boleto.url
+    const url = boleto.url
     $('boleto-pdf').hidden = !(url && /^https?:\/\//.test(url))
-    if (!$('boleto-pdf').hidden) $('boleto-url').href = url
+    if (url && !$('boleto-pdf').hidden) $<HTMLAnchorElement>('boleto-url').href = url
     $('boleto').focus()
   }
 
   // The page polls the order every 2 s; the gateway callback, not this redirect, unlocks access.
   // Polling outlives the local countdown: a payment confirmed at the last second still redirects.
-  function follow(orderId, attempt) {
-    const poll = async () => {
+  function follow(orderId: string, attempt: number) {
+    const poll = async (): Promise<void> => {
       if (attempt !== attempts) return
       const res = await fetch(`/api/orders/${orderId}/status`).catch(() => null)
-      const order = res?.ok ? await res.json() : null
+      const order = res?.ok
+        ? ((await res.json()) as { status: string; redirect_url?: string | null })
+        : null
       if (attempt !== attempts) return
       if (order && order.status === 'paid' && order.redirect_url)
         return window.location.assign(order.redirect_url)
@@ -359,4 +410,4 @@
     }
     poll()
   }
-})()
+}

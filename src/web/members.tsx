@@ -12,13 +12,13 @@ import { PASSWORD_PAGE } from '../modules/accounts/password.ts'
 import { consumeLoginLink, createSession, loginLinkIsLive } from '../modules/accounts/service.ts'
 import { findProductById } from '../modules/catalog/service.ts'
 import type { RouteModule } from '../routes.ts'
-import { scriptFile } from './assets.ts'
-import { html, page } from './html.ts'
-import { LOGIN_LINK_JS, loginLinkForm } from './login-link-form.ts'
-import { CONTROLS_CSS, loginForm, SESSION_JS } from './session-ui.ts'
+import { browserScript } from './assets.ts'
+import { Layout } from './layout.tsx'
+import { CONTROLS_CSS, LoginForm, LoginLinkForm } from './login-forms.tsx'
+import { render } from './render.tsx'
 
-const LINK_SCRIPT = scriptFile('members-link', LOGIN_LINK_JS)
-const LOGGED_OUT_SCRIPT = scriptFile('members', `${SESSION_JS}${LOGIN_LINK_JS}`)
+/** Wires whichever log-in form the page shows (a new link, or e-mail and password). */
+const SCRIPT = browserScript('members', new URL('./members/browser/main.ts', import.meta.url))
 
 // A link's token and where to land after log-in: only our own pages (never an open redirect).
 // Anything malformed ends on the "Link expirado" page, never on a JSON error.
@@ -38,13 +38,21 @@ export const membersPages: RouteModule = (app, deps) => {
     async (request, reply) => {
       const { token, next } = request.query
       if (!token || !(await loginLinkIsLive(deps.db, deps, token))) return expired(reply)
-      const body = html`<form method="post" action="/members/login" class="card">
-<h1>Área de membros</h1><p>Este link de acesso pode ser usado uma vez.</p>
-<input type="hidden" name="token" value="${token}"><input type="hidden" name="next" value="${next}">
-<button type="submit">Entrar na área de membros</button></form>`
       // The page's URL holds the token: no cache keeps it, no referrer carries it away.
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer')
-      return reply.type('text/html').send(page('Entrar', body, CONTROLS_CSS))
+      return reply.type('text/html').send(
+        render(
+          <Layout title="Entrar" css={CONTROLS_CSS}>
+            <form method="post" action="/members/login" class="card">
+              <h1>Área de membros</h1>
+              <p>Este link de acesso pode ser usado uma vez.</p>
+              <input type="hidden" name="token" value={token} />
+              <input type="hidden" name="next" value={next} />
+              <button type="submit">Entrar na área de membros</button>
+            </form>
+          </Layout>,
+        ),
+      )
     },
   )
 
@@ -83,26 +91,61 @@ export const membersPages: RouteModule = (app, deps) => {
     const { userId } = actorOf(request)
     const grants = await activeProductsOf(deps.db, userId)
     const products = await Promise.all(grants.map((g) => findProductById(deps.db, g.product_id)))
-    const cards = products.map(
-      (p) => html`<div class="card"><strong>${p?.name}</strong>
-        <p class="muted">${p?.description ?? ''}</p>
-        ${p?.delivery_url ? html`<a class="btn" href="${p.delivery_url}">Acessar conteúdo</a>` : ''}</div>`,
-    )
-    const body = html`<h1>Meus produtos</h1>${cards.length ? cards : html`<p>Você ainda não tem produtos liberados.</p>`}`
-    return reply.type('text/html').send(page('Meus produtos', body))
+    const found = products.filter((p) => p !== undefined)
+    return reply.type('text/html').send(render(<MyProducts products={found} />))
   })
+}
+
+type Product = NonNullable<Awaited<ReturnType<typeof findProductById>>>
+
+function MyProducts(props: {
+  products: Pick<Product, 'id' | 'name' | 'description' | 'delivery_url'>[]
+}) {
+  return (
+    <Layout title="Meus produtos">
+      <h1>Meus produtos</h1>
+      {props.products.length ? (
+        props.products.map((p) => (
+          <div key={p.id} class="card">
+            <strong>{p.name}</strong>
+            <p class="muted">{p.description ?? ''}</p>
+            {p.delivery_url ? (
+              <a class="btn" href={p.delivery_url}>
+                Acessar conteúdo
+              </a>
+            ) : null}
+          </div>
+        ))
+      ) : (
+        <p>Você ainda não tem produtos liberados.</p>
+      )}
+    </Layout>
+  )
 }
 
 /** A used, expired or malformed link: say so, and offer a new one right there. */
 function expired(reply: FastifyReply) {
-  const body = html`<div class="card"><h1>Link expirado</h1>
-<p>Este link de acesso já foi usado ou expirou. Peça um novo abaixo: ele chega no seu e-mail.</p>
-<p>Tem senha? <a href="/members">Entre com e-mail e senha</a>.</p></div>
-${loginLinkForm}${LINK_SCRIPT}`
   return reply
     .code(410)
     .type('text/html')
-    .send(page('Link expirado', body, CONTROLS_CSS))
+    .send(
+      render(
+        <Layout title="Link expirado" css={CONTROLS_CSS}>
+          <div class="card">
+            <h1>Link expirado</h1>
+            <p>
+              Este link de acesso já foi usado ou expirou. Peça um novo abaixo: ele chega no seu
+              e-mail.
+            </p>
+            <p>
+              Tem senha? <a href="/members">Entre com e-mail e senha</a>.
+            </p>
+          </div>
+          <LoginLinkForm />
+          <script src={SCRIPT} />
+        </Layout>,
+      ),
+    )
 }
 
 function loggedOutPage(error: AppError) {
@@ -110,12 +153,14 @@ function loggedOutPage(error: AppError) {
 }
 
 function loggedOut(): string {
-  return page(
-    'Área de membros',
-    html`<h1>Área de membros</h1>
-<p>Entre pelo link de acesso que enviamos ao seu e-mail depois da compra, ou peça um novo.</p>
-<p id="aviso" role="alert"></p>
-${loginLinkForm}${loginForm}${LOGGED_OUT_SCRIPT}`,
-    CONTROLS_CSS,
+  return render(
+    <Layout title="Área de membros" css={CONTROLS_CSS}>
+      <h1>Área de membros</h1>
+      <p>Entre pelo link de acesso que enviamos ao seu e-mail depois da compra, ou peça um novo.</p>
+      <p id="aviso" role="alert" />
+      <LoginLinkForm />
+      <LoginForm />
+      <script src={SCRIPT} />
+    </Layout>,
   )
 }

@@ -1,9 +1,11 @@
 // /docs: the API reference, rendered on the server from the OpenAPI document — operations by
 // tag, who may call each, parameters, body and responses. No script and nothing from another
 // host. Developers read it, so it is in English.
+import { Fragment, type VNode } from 'preact'
 import { openapiDocument } from '../kit/http/openapi.ts'
 import type { RouteModule } from '../routes.ts'
-import { html, page, type Safe } from './html.ts'
+import { Layout } from './layout.tsx'
+import { render } from './render.tsx'
 
 /** The parts of an OpenAPI 3.0 schema the reference shows. */
 interface Schema {
@@ -43,67 +45,129 @@ export const docsPages: RouteModule = (app, deps) => {
     { schema: { hide: true }, config: { guard: 'public' } },
     async (_request, reply) => {
       // The document is fixed once the app is up: render it on first request only.
-      rendered ??= reference(openapiDocument(app, deps.config.baseUrl) as never)
+      rendered ??= reference(openapiDocument(app, deps.config.baseUrl) as unknown as ApiDocument)
       return reply.type('text/html').send(rendered)
     },
   )
 }
 
-function reference(doc: {
+interface ApiDocument {
   info: { title: string; description?: string }
   servers: { url: string }[]
   paths: Record<string, Record<string, Operation>>
-}): string {
-  const byTag = new Map<string, Safe[]>()
+}
+
+function reference(doc: ApiDocument): string {
+  const byTag = new Map<string, VNode[]>()
   for (const [path, operations] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(operations)) {
       const tag = op.tags?.[0] ?? 'other'
-      byTag.set(tag, [...(byTag.get(tag) ?? []), operation(method, path, op)])
+      const item = <OperationCard key={op.operationId} method={method} path={path} op={op} />
+      byTag.set(tag, [...(byTag.get(tag) ?? []), item])
     }
   }
   const tags = [...byTag.keys()]
-  const body = html`<div lang="en"><h1>${doc.info.title}</h1><p>${doc.info.description}</p>
-<p>Base URL: <code>${doc.servers[0]?.url}</code>. JSON in and out; money in BRL with at most
-two decimals; errors are <code>{ error, details? }</code> (payout and profile endpoints:
-<code>{ success: false, error }</code>). API keys go in <code>Authorization: Bearer</code>; a
-session cookie works too, and its writes send <code>x-csrf-token</code>. Every POST takes an
-optional <code>Idempotency-Key</code>. Machine-readable: <a href="/openapi.json">/openapi.json</a>.</p>
-<nav aria-label="Tags">${tags.map((tag) => html`<a href="#tag-${tag}">${tag}</a>`)}</nav>
-${tags.map(
-  (tag) =>
-    html`<section aria-labelledby="tag-${tag}"><h2 id="tag-${tag}">${tag}</h2>${byTag.get(tag)}</section>`,
-)}</div>`
-  return page('API reference', body, CSS)
+  return render(
+    <Layout title="API reference" css={CSS}>
+      <div lang="en">
+        <h1>{doc.info.title}</h1>
+        <p>{doc.info.description}</p>
+        <p>
+          Base URL: <code>{doc.servers[0]?.url}</code>. JSON in and out; money in BRL with at most
+          two decimals; errors are <code>{'{ error, details? }'}</code> (payout and profile
+          endpoints: <code>{'{ success: false, error }'}</code>). API keys go in{' '}
+          <code>Authorization: Bearer</code>; a session cookie works too, and its writes send{' '}
+          <code>x-csrf-token</code>. Every POST takes an optional <code>Idempotency-Key</code>.
+          Machine-readable: <a href="/openapi.json">/openapi.json</a>.
+        </p>
+        <nav aria-label="Tags">
+          {tags.map((tag) => (
+            <a key={tag} href={`#tag-${tag}`}>
+              {tag}
+            </a>
+          ))}
+        </nav>
+        {tags.map((tag) => (
+          <section key={tag} aria-labelledby={`tag-${tag}`}>
+            <h2 id={`tag-${tag}`}>{tag}</h2>
+            {byTag.get(tag)}
+          </section>
+        ))}
+      </div>
+    </Layout>,
+  )
 }
 
-function operation(method: string, path: string, op: Operation): Safe {
+function OperationCard(props: { method: string; path: string; op: Operation }): VNode {
+  const { op } = props
   const params = op.parameters ?? []
   const body = op.requestBody && Object.values(op.requestBody.content)[0]?.schema
-  return html`<article class="card op" id="${op.operationId}">
-<h3><span class="verb">${method.toUpperCase()}</span> <code>${path}</code></h3>
-<p><strong>${op.summary}</strong> <span class="muted">(${op.operationId})</span></p>
-${op.description ? html`<p>${prose(op.description)}</p>` : ''}
-<p>Who: ${prose(who(op['x-guard']))}</p>
-${
-  params.length
-    ? html`<h4>Parameters</h4><table>${params.map(
-        (p) =>
-          html`<tr><td><code>${p.name}</code></td><td>${p.in}${p.required ? ', required' : ''}</td><td><code>${shape(p.schema)}</code></td></tr>`,
-      )}</table>`
-    : ''
-}
-${body ? html`<h4>Body</h4><pre>${shape(body)}</pre>` : ''}
-<h4>Responses</h4>${Object.entries(op.responses).map(([status, response]) => {
-    const schema = response.content && Object.values(response.content)[0]?.schema
-    const named = schema?.$ref !== undefined
-    return html`<p><code>${status}</code> ${prose(response.description)}${named ? html` — <code>${shape(schema)}</code>` : ''}</p>${schema && !named ? html`<pre>${shape(schema)}</pre>` : ''}`
-  })}
-</article>`
+  return (
+    <article class="card op" id={op.operationId}>
+      <h3>
+        <span class="verb">{props.method.toUpperCase()}</span> <code>{props.path}</code>
+      </h3>
+      <p>
+        <strong>{op.summary}</strong> <span class="muted">{`(${op.operationId})`}</span>
+      </p>
+      {op.description ? (
+        <p>
+          <Prose text={op.description} />
+        </p>
+      ) : null}
+      <p>
+        Who: <Prose text={who(op['x-guard'])} />
+      </p>
+      {params.length ? (
+        <>
+          <h4>Parameters</h4>
+          <table>
+            {params.map((p) => (
+              <tr key={`${p.in}:${p.name}`}>
+                <td>
+                  <code>{p.name}</code>
+                </td>
+                <td>{`${p.in}${p.required ? ', required' : ''}`}</td>
+                <td>
+                  <code>{shape(p.schema)}</code>
+                </td>
+              </tr>
+            ))}
+          </table>
+        </>
+      ) : null}
+      {body ? (
+        <>
+          <h4>Body</h4>
+          <pre>{shape(body)}</pre>
+        </>
+      ) : null}
+      <h4>Responses</h4>
+      {Object.entries(op.responses).map(([status, response]) => {
+        const schema = response.content && Object.values(response.content)[0]?.schema
+        const named = schema?.$ref !== undefined
+        return (
+          <Fragment key={status}>
+            <p>
+              <code>{status}</code> <Prose text={response.description} />
+              {named ? (
+                <>
+                  {' — '}
+                  <code>{shape(schema)}</code>
+                </>
+              ) : null}
+            </p>
+            {schema && !named ? <pre>{shape(schema)}</pre> : null}
+          </Fragment>
+        )
+      })}
+    </article>
+  )
 }
 
 /** Text with `code` spans, escaped. */
-function prose(text: string): Safe {
-  return html`${text.split('`').map((part, i) => (i % 2 ? html`<code>${part}</code>` : part))}`
+function Prose(props: { text: string }): VNode {
+  return <>{props.text.split('`').map((part, i) => (i % 2 ? <code key={i}>{part}</code> : part))}</>
 }
 
 /** The route's guard, as the document carries it (`x-guard`), in words. */
