@@ -149,19 +149,31 @@ export const webhooksRepo = {
     return db.insertInto('events').values(row).execute()
   },
 
-  /** Fan-out in one statement: a pending delivery for each active endpoint subscribed to the type. */
-  async queueDeliveries(
+  /**
+   * The outbox write of one event in one round trip: the event row, a pending delivery for each
+   * active endpoint subscribed to its type, and (only if one was queued) the wake-up that
+   * notifyWorkers sends. Returns how many deliveries were queued.
+   */
+  async insertEventAndQueue(
     db: Executor,
-    event: { id: string; accountId: string; type: string },
-    now: Date,
+    row: { id: string; account_id: string; type: string; data: string; created_at: Date },
   ): Promise<number> {
-    const result = await sql`
-      INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
-      SELECT gen_random_uuid(), ${event.id}, e.id, e.account_id, 'pending', ${now}, ${now}
-      FROM webhook_endpoints e
-      WHERE e.account_id = ${event.accountId} AND e.is_active AND e.deleted_at IS NULL
-        AND ${event.type} = ANY (e.events)`.execute(db)
-    return Number(result.numAffectedRows ?? 0)
+    const result = await sql<{ queued: number }>`
+      WITH event AS (
+        INSERT INTO events (id, account_id, type, data, created_at)
+        VALUES (${row.id}, ${row.account_id}, ${row.type}, ${row.data}, ${row.created_at})
+        RETURNING id
+      ), queued AS (
+        INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
+        SELECT gen_random_uuid(), event.id, e.id, e.account_id, 'pending', ${row.created_at}, ${row.created_at}
+        FROM event, webhook_endpoints e
+        WHERE e.account_id = ${row.account_id} AND e.is_active AND e.deleted_at IS NULL
+          AND ${row.type} = ANY (e.events)
+        RETURNING 1
+      ), counted AS (SELECT count(*)::int AS queued FROM queued)
+      SELECT queued, CASE WHEN queued > 0 THEN pg_notify(${DELIVERIES_CHANNEL}, '') END AS notified
+      FROM counted`.execute(db)
+    return result.rows[0]?.queued ?? 0
   },
 
   /** Wakes every delivery worker when the caller's transaction commits (not before). */

@@ -31,19 +31,13 @@ export async function emitEvent(
 ): Promise<string> {
   const now = ctx.clock.now()
   const id = uuidv7(now.getTime())
-  await repo.insertEvent(tx, {
+  await repo.insertEventAndQueue(tx, {
     id,
     account_id: input.accountId,
     type: input.type,
     data: JSON.stringify(input.data),
     created_at: now,
   })
-  const queued = await repo.queueDeliveries(
-    tx,
-    { id, accountId: input.accountId, type: input.type },
-    now,
-  )
-  if (queued > 0) await repo.notifyWorkers(tx)
   return id
 }
 
