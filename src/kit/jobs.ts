@@ -1,7 +1,7 @@
 // Background work is rows in outbox tables (webhook_deliveries, emails, …) claimed with
 // FOR UPDATE SKIP LOCKED under a lease, so any number of worker processes can share them
 // and a killed worker's rows come back once the lease expires.
-import { sql } from 'kysely'
+import { type RawBuilder, sql } from 'kysely'
 import type { Db } from './db.ts'
 
 export interface ClaimOptions {
@@ -14,9 +14,19 @@ export interface ClaimOptions {
 
 /** Leases up to `limit` due rows and returns their ids; `attempts` counts the claim. */
 export async function claimDue(db: Db, opts: ClaimOptions): Promise<string[]> {
+  const rows = await claim<{ id: string }>(db, opts, sql.ref('id'))
+  return rows.map((r) => r.id)
+}
+
+/** claimDue returning the leased rows whole (as the claim left them): no second read. */
+export function claimDueRows<Row>(db: Db, opts: ClaimOptions): Promise<Row[]> {
+  return claim<Row>(db, opts, sql.raw('*'))
+}
+
+async function claim<Row>(db: Db, opts: ClaimOptions, returning: RawBuilder<unknown>) {
   const table = sql.table(opts.table)
   const leaseUntil = new Date(opts.now.getTime() + opts.leaseMs)
-  const result = await sql<{ id: string }>`
+  const result = await sql<Row>`
     UPDATE ${table} SET locked_until = ${leaseUntil}, attempts = attempts + 1
     WHERE id IN (
       SELECT id FROM ${table}
@@ -26,8 +36,8 @@ export async function claimDue(db: Db, opts: ClaimOptions): Promise<string[]> {
       LIMIT ${opts.limit}
       FOR UPDATE SKIP LOCKED
     )
-    RETURNING id`.execute(db)
-  return result.rows.map((r) => r.id)
+    RETURNING ${returning}`.execute(db)
+  return result.rows
 }
 
 /** One pass of a worker: leases the due rows, then handles them one by one; returns how many. */

@@ -6,7 +6,7 @@ import { type PageQuery, pageWindow, toPage } from '../../kit/http/pagination.ts
 import { iso } from '../../kit/http/schemas.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { usersByIds } from '../accounts/service.ts'
-import { emitEvent } from '../webhooks/service.ts'
+import { emitEvent, emitEvents } from '../webhooks/service.ts'
 import { accessRepo as repo } from './repo.ts'
 import type { MemberOut } from './schema.ts'
 
@@ -45,17 +45,18 @@ export async function grantAccess(
     order_id: input.orderId,
     access_id: grant.id,
   }
-  await emitEvent(tx, ctx, { accountId: input.accountId, type: 'member.enrolled', data: ids })
-  await emitEvent(tx, ctx, {
-    accountId: input.accountId,
-    type: 'access.granted',
-    data: {
-      access_id: grant.id,
-      buyer_id: input.buyerId,
-      product_id: input.productId,
-      order_id: input.orderId,
+  await emitEvents(tx, ctx, input.accountId, [
+    { type: 'member.enrolled', data: ids },
+    {
+      type: 'access.granted',
+      data: {
+        access_id: grant.id,
+        buyer_id: input.buyerId,
+        product_id: input.productId,
+        order_id: input.orderId,
+      },
     },
-  })
+  ])
   return grant
 }
 

@@ -92,6 +92,17 @@ export const catalogRepo = {
     return db.selectFrom('plans').selectAll().where('id', '=', planId).executeTakeFirst()
   },
 
+  /** A plan with the name and delivery link of its product, in one lookup. */
+  findPlanWithProduct(db: Executor, planId: string) {
+    return db
+      .selectFrom('plans')
+      .innerJoin('products', 'products.id', 'plans.product_id')
+      .selectAll('plans')
+      .select(['products.name as product_name', 'products.delivery_url as product_delivery_url'])
+      .where('plans.id', '=', planId)
+      .executeTakeFirst()
+  },
+
   findPlan(db: Executor, productId: string, planId: string) {
     return db
       .selectFrom('plans')

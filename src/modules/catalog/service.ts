@@ -223,6 +223,10 @@ export async function findBySlug(db: Executor, slug: string) {
 /** Any plan by id, archived or not (what an existing order or subscription was sold on). */
 export const findPlanById = (db: Executor, id: string) => repo.findAnyPlan(db, id)
 
+/** Any plan by id with its product's name and delivery link (what a paid order needs). */
+export const findPlanWithProduct = (db: Executor, planId: string) =>
+  repo.findPlanWithProduct(db, planId)
+
 /** Any product by id, whatever its status (for e-mails and redirects of existing orders). */
 export async function findProductById(db: Executor, id: string) {
   return (await repo.findPublicProduct(db, id)) as ProductRow | undefined

@@ -1,7 +1,10 @@
 // Sends the mail outbox: claimed under a lease (a crashed worker's mail comes back when the
 // lease expires), retried with exponential backoff, given up after MAX_ATTEMPTS.
+
+import type { Selectable } from 'kysely'
 import type { Deps } from '../../deps.ts'
-import { claimDue, startPoller } from '../../kit/jobs.ts'
+import type { DB } from '../../kit/db-schema.ts'
+import { claimDueRows, startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
 import { emailRepo as repo } from './repo.ts'
 import { createMailTransport, type MailTransport } from './transport.ts'
@@ -34,13 +37,12 @@ export const startEmailWorker: WorkerFactory = (deps) => {
 }
 
 async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number): Promise<number> {
-  const ids = await claimDue(deps.db, {
+  const mails = await claimDueRows<Selectable<DB['emails']>>(deps.db, {
     table: 'emails',
     now: deps.clock.now(),
     limit: BATCH,
     leaseMs: LEASE_MS,
   })
-  const mails = await repo.findMany(deps.db, ids)
   await Promise.all(
     mails.map(async (mail) => {
       try {
@@ -65,5 +67,5 @@ async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number
       }
     }),
   )
-  return ids.length
+  return mails.length
 }

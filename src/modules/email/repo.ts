@@ -12,11 +12,6 @@ export const emailRepo = {
       .execute()
   },
 
-  findMany(db: Executor, ids: string[]) {
-    if (!ids.length) return Promise.resolve([])
-    return db.selectFrom('emails').selectAll().where('id', 'in', ids).execute()
-  },
-
   markSent(db: Executor, id: string, now: Date) {
     return db
       .updateTable('emails')

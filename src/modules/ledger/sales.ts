@@ -86,11 +86,15 @@ export async function postSale(tx: Tx, ctx: Ctx, order: Order): Promise<void> {
   const pending = await repo.sharesOfOrder(tx, order.id, 'pending')
   const change = await MoneyChange.begin(tx, holdersOf(pending))
   const now = ctx.clock.now()
-  const shares = await repo.moveShares(tx, order.id, 'pending', {
-    status: 'paid',
-    earned_at: now,
-    updated_at: now,
-  })
+  // Shares are written only with their order, and the caller locked the order: with none
+  // pending (no affiliate, no co-producer) there is nothing to move.
+  const shares = pending.length
+    ? await repo.moveShares(tx, order.id, 'pending', {
+        status: 'paid',
+        earned_at: now,
+        updated_at: now,
+      })
+    : []
   shareLines(change, order, shares, 1, 'gateway')
   change.creator(order.account_id, { paid: priceOf(order) })
   for (const share of shares) {

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import { toBrl } from '../../kit/money.ts'
 import { grantAccess } from '../access/service.ts'
-import { findProductById } from '../catalog/service.ts'
+import { findPlanWithProduct } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { deliveryEmail } from '../email/templates.ts'
 import { postSale } from '../ledger/sales.ts'
@@ -36,7 +36,8 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
     },
   })
   // A renewal keeps the access the subscription's first order granted.
-  const subscription = await subscriptionPaid(tx, ctx, order)
+  const plan = await findPlanWithProduct(tx, order.plan_id)
+  const subscription = await subscriptionPaid(tx, ctx, order, plan)
   if (subscription !== 'renewed')
     await grantAccess(tx, ctx, {
       accountId: order.account_id,
@@ -44,16 +45,15 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
       productId: order.product_id,
       orderId: order.id,
     })
-  const product = await findProductById(tx, order.product_id)
   await queueEmail(tx, ctx, {
     to: order.buyer_email,
     dedupeKey: `delivery:${order.id}`,
     ...deliveryEmail({
       buyerName: order.buyer_name,
-      productName: product?.name ?? 'seu produto',
+      productName: plan?.product_name ?? 'seu produto',
       amountCents: order.amount_cents,
       orderId: order.id,
-      deliveryUrl: product?.delivery_url ?? null,
+      deliveryUrl: plan?.product_delivery_url ?? null,
       membersUrl: `${ctx.config.baseUrl}/members`,
     }),
   })

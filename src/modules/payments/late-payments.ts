@@ -5,7 +5,6 @@
 // notification again and the cancel is asked again (idempotent per charge).
 import type { Deps } from '../../deps.ts'
 import { AppError } from '../../kit/errors.ts'
-import { findOrder } from '../orders/service.ts'
 import type { ParsedCallback } from './gateway.ts'
 import { cancelAtGateway } from './order-charge.ts'
 import { paymentsRepo as repo } from './repo.ts'
@@ -15,8 +14,7 @@ const CLOSED_UNPAID = new Set(['expired', 'failed'])
 /** True when the callback paid a closed order and the gateway gave the money back. */
 export async function returnLatePayment(deps: Deps, callback: ParsedCallback): Promise<boolean> {
   if (callback.action !== 'paid') return false
-  const charge = await repo.findCharge(deps.db, deps.gateway.name, callback.gatewayChargeId)
-  const order = charge && (await findOrder(deps.db, charge.order_id))
+  const order = await repo.orderOfCharge(deps.db, deps.gateway.name, callback.gatewayChargeId)
   if (!order || !CLOSED_UNPAID.has(order.status)) return false
   const ref = { reference: order.id, gatewayChargeId: callback.gatewayChargeId }
   const closed = await cancelAtGateway(deps, ref)

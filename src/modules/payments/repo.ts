@@ -7,12 +7,14 @@ export const paymentsRepo = {
     return db.insertInto('charges').values(row).returningAll().executeTakeFirstOrThrow()
   },
 
-  findCharge(db: Executor, gateway: string, gatewayChargeId: string) {
+  /** The status of the order a charge belongs to, in one lookup; undefined for an unknown charge. */
+  orderOfCharge(db: Executor, gateway: string, gatewayChargeId: string) {
     return db
       .selectFrom('charges')
-      .selectAll()
-      .where('gateway', '=', gateway)
-      .where('gateway_charge_id', '=', gatewayChargeId)
+      .innerJoin('orders', 'orders.id', 'charges.order_id')
+      .select(['orders.id', 'orders.status'])
+      .where('charges.gateway', '=', gateway)
+      .where('charges.gateway_charge_id', '=', gatewayChargeId)
       .executeTakeFirst()
   },
 

@@ -12,7 +12,7 @@ import { iso } from '../../kit/http/schemas.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { toBrl } from '../../kit/money.ts'
 import { revokeOrderAccess } from '../access/service.ts'
-import { findPlanById, findProductById } from '../catalog/service.ts'
+import { type findPlanById, findProductById } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { subscriptionCanceledEmail } from '../email/templates.ts'
 import { findOrder, linkSubscription, lockOrder } from '../orders/service.ts'
@@ -88,12 +88,13 @@ export async function subscriptionPaid(
   tx: Tx,
   ctx: Ctx,
   order: Order,
+  /** The order's plan, which the caller read already. */
+  plan: Awaited<ReturnType<typeof findPlanById>>,
 ): Promise<'created' | 'renewed' | null> {
   if (order.subscription_id) {
     await renew(tx, ctx, order)
     return 'renewed'
   }
-  const plan = await findPlanById(tx, order.plan_id)
   if (!plan?.interval) return null
   const now = ctx.clock.now()
   const charge = await chargeOfOrder(tx, order.id)

@@ -36,6 +36,15 @@ export interface SuccessRow {
   at: Date
 }
 
+/** An event row as the outbox writes it (`data` is JSON text). */
+export interface EventRow {
+  id: string
+  account_id: string
+  type: string
+  data: string
+  created_at: Date
+}
+
 /** The channel a committed delivery is announced on. */
 export const DELIVERIES_CHANNEL = 'vitrine_webhook_deliveries'
 
@@ -149,19 +158,32 @@ export const webhooksRepo = {
     return db.insertInto('events').values(row).execute()
   },
 
-  /** Fan-out in one statement: a pending delivery for each active endpoint subscribed to the type. */
-  async queueDeliveries(
-    db: Executor,
-    event: { id: string; accountId: string; type: string },
-    now: Date,
-  ): Promise<number> {
-    const result = await sql`
-      INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
-      SELECT gen_random_uuid(), ${event.id}, e.id, e.account_id, 'pending', ${now}, ${now}
-      FROM webhook_endpoints e
-      WHERE e.account_id = ${event.accountId} AND e.is_active AND e.deleted_at IS NULL
-        AND ${event.type} = ANY (e.events)`.execute(db)
-    return Number(result.numAffectedRows ?? 0)
+  /**
+   * The outbox write of events of one account in one round trip: the event rows, a pending
+   * delivery for each active endpoint subscribed to each type, and (only if one was queued) the
+   * wake-up that notifyWorkers sends. Returns how many deliveries were queued.
+   */
+  async insertEventsAndQueue(db: Executor, rows: EventRow[]): Promise<number> {
+    if (!rows.length) return 0
+    const values = rows.map(
+      (row) => sql`(${row.id}, ${row.account_id}, ${row.type}, ${row.data}, ${row.created_at})`,
+    )
+    const result = await sql<{ queued: number }>`
+      WITH event AS (
+        INSERT INTO events (id, account_id, type, data, created_at)
+        VALUES ${sql.join(values)}
+        RETURNING id, account_id, type, created_at
+      ), queued AS (
+        INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
+        SELECT gen_random_uuid(), event.id, e.id, e.account_id, 'pending', event.created_at, event.created_at
+        FROM event
+        JOIN webhook_endpoints e ON e.account_id = event.account_id AND event.type = ANY (e.events)
+        WHERE e.is_active AND e.deleted_at IS NULL
+        RETURNING 1
+      ), counted AS (SELECT count(*)::int AS queued FROM queued)
+      SELECT queued, CASE WHEN queued > 0 THEN pg_notify(${DELIVERIES_CHANNEL}, '') END AS notified
+      FROM counted`.execute(db)
+    return result.rows[0]?.queued ?? 0
   },
 
   /** Wakes every delivery worker when the caller's transaction commits (not before). */

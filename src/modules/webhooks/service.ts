@@ -29,22 +29,29 @@ export async function emitEvent(
   ctx: Ctx,
   input: { accountId: string; type: EventType; data: Record<string, unknown> },
 ): Promise<string> {
-  const now = ctx.clock.now()
-  const id = uuidv7(now.getTime())
-  await repo.insertEvent(tx, {
-    id,
-    account_id: input.accountId,
-    type: input.type,
-    data: JSON.stringify(input.data),
-    created_at: now,
+  const [id] = await emitEvents(tx, ctx, input.accountId, [input])
+  return id!
+}
+
+/** emitEvent for several events of one account, in order, in one statement; returns their ids. */
+export async function emitEvents(
+  tx: Tx,
+  ctx: Ctx,
+  accountId: string,
+  events: { type: EventType; data: Record<string, unknown> }[],
+): Promise<string[]> {
+  const rows = events.map((event) => {
+    const now = ctx.clock.now()
+    return {
+      id: uuidv7(now.getTime()),
+      account_id: accountId,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      created_at: now,
+    }
   })
-  const queued = await repo.queueDeliveries(
-    tx,
-    { id, accountId: input.accountId, type: input.type },
-    now,
-  )
-  if (queued > 0) await repo.notifyWorkers(tx)
-  return id
+  await repo.insertEventsAndQueue(tx, rows)
+  return rows.map((row) => row.id)
 }
 
 const secretKey = (ctx: { appSecret: string }) => deriveKey(ctx.appSecret, 'webhook-secrets')
