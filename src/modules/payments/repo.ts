@@ -1,6 +1,29 @@
-import { type Insertable, sql } from 'kysely'
+import { type Insertable, type RawBuilder, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, GatewayCheckKind } from '../../kit/db-schema.ts'
+
+type CheckRow = { id: string; kind: GatewayCheckKind; at: Date; now: Date }
+
+/** A check made pending at `row.at`; `onConflict` says what an existing one keeps. */
+function upsertCheck(
+  db: Executor,
+  row: CheckRow,
+  onConflict: { next_attempt_at: Date | RawBuilder<Date>; attempts: number | RawBuilder<number> },
+) {
+  return db
+    .insertInto('gateway_checks')
+    .values({
+      id: row.id,
+      kind: row.kind,
+      status: 'pending',
+      next_attempt_at: row.at,
+      created_at: row.now,
+    })
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet({ status: 'pending', settled_at: null, ...onConflict }),
+    )
+    .execute()
+}
 
 export const paymentsRepo = {
   insertCharge(db: Executor, row: Insertable<DB['charges']>) {
@@ -101,50 +124,19 @@ export const paymentsRepo = {
    * Opens the check of a reference, or brings an open one forward; a settled one opens again
    * with a fresh count of attempts.
    */
-  openCheck(db: Executor, row: { id: string; kind: GatewayCheckKind; at: Date; now: Date }) {
-    return db
-      .insertInto('gateway_checks')
-      .values({
-        id: row.id,
-        kind: row.kind,
-        status: 'pending',
-        next_attempt_at: row.at,
-        created_at: row.now,
-      })
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet({
-          status: 'pending',
-          settled_at: null,
-          next_attempt_at: sql`CASE WHEN gateway_checks.status = 'pending'
-            THEN least(gateway_checks.next_attempt_at, excluded.next_attempt_at)
-            ELSE excluded.next_attempt_at END`,
-          attempts: sql`CASE WHEN gateway_checks.status = 'pending'
-            THEN gateway_checks.attempts ELSE 0 END`,
-        }),
-      )
-      .execute()
+  openCheck(db: Executor, row: CheckRow) {
+    return upsertCheck(db, row, {
+      next_attempt_at: sql<Date>`CASE WHEN gateway_checks.status = 'pending'
+        THEN least(gateway_checks.next_attempt_at, excluded.next_attempt_at)
+        ELSE excluded.next_attempt_at END`,
+      attempts: sql<number>`CASE WHEN gateway_checks.status = 'pending'
+        THEN gateway_checks.attempts ELSE 0 END`,
+    })
   },
 
   /** Sets the next look of a reference, opening its check or restarting an open one's count. */
-  scheduleCheck(db: Executor, row: { id: string; kind: GatewayCheckKind; at: Date; now: Date }) {
-    return db
-      .insertInto('gateway_checks')
-      .values({
-        id: row.id,
-        kind: row.kind,
-        status: 'pending',
-        next_attempt_at: row.at,
-        created_at: row.now,
-      })
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet({
-          status: 'pending',
-          settled_at: null,
-          next_attempt_at: row.at,
-          attempts: 0,
-        }),
-      )
-      .execute()
+  scheduleCheck(db: Executor, row: CheckRow) {
+    return upsertCheck(db, row, { next_attempt_at: row.at, attempts: 0 })
   },
 
   /** Opens a check due now for a reference that never had one (a settled one stays settled). */

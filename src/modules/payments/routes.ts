@@ -1,43 +1,7 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { Deps } from '../../deps.ts'
-import { withTx } from '../../kit/db.ts'
-import { AppError, NotFound, Unauthorized } from '../../kit/errors.ts'
 import type { RouteModule } from '../../routes.ts'
-import { recordTransferNotice } from '../payouts/withdrawals.ts'
-import type { CallbackReader, CallbackReading } from './gateway.ts'
-import { returnLatePayment } from './late-payments.ts'
-import { applyCallback } from './service.ts'
-
-/**
- * Who reads the notifications posted to `/callback/{name}`: the gateway's reader, the payout
- * provider's (its transfer notices), or both in turn when they share the name and the URL
- * (Asaas takes payments and pays out): what the gateway ignores, the provider reads.
- */
-function readerFor(deps: Deps, name: string): CallbackReader | null {
-  const payouts =
-    name === deps.payouts.name && deps.payouts.readCallback
-      ? deps.payouts.readCallback.bind(deps.payouts)
-      : null
-  if (name !== deps.gateway.name) return payouts && { readCallback: payouts }
-  if (!payouts) return deps.gateway
-  return {
-    async readCallback(request) {
-      const reading = await deps.gateway.readCallback(request)
-      return reading?.kind === 'ignored' ? payouts(request) : reading
-    },
-  }
-}
-
-async function applyReading(deps: Deps, reading: CallbackReading): Promise<string> {
-  if (reading.kind === 'ignored') return 'ignored'
-  if (reading.kind === 'transfer') {
-    return recordTransferNotice(deps, reading.reference, reading.result)
-  }
-  const { callback } = reading
-  await returnLatePayment(deps, callback)
-  return withTx(deps.db, (tx) => applyCallback(tx, deps, deps.gateway.name, callback))
-}
+import { receiveCallback } from './callbacks.ts'
 
 const tags = ['payments']
 
@@ -64,26 +28,14 @@ export const paymentRoutes: RouteModule = async (app, deps) => {
         },
       },
       async (request) => {
-        const reader = readerFor(deps, request.params.gateway)
-        if (!reader) throw new NotFound('Unknown gateway')
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
-        let reading: CallbackReading | null
-        try {
-          reading = await reader.readCallback({
-            rawBody: raw,
-            headers: request.headers,
-            query: request.query as Record<string, string | undefined>,
-          })
-        } catch (error) {
-          // Authentic, but the read-back went unanswered: the gateway delivers again, and
-          // reconciliation looks the charge up meanwhile.
-          request.log.warn({ err: error }, 'payment callback: read-back answer unknown')
-          throw new AppError(503, 'Gateway indisponível; tente novamente', 'unavailable')
-        }
-        if (!reading) throw new Unauthorized()
-        const outcome = await applyReading(deps, reading)
-        request.log.info({ kind: reading.kind, outcome }, 'payment callback')
-        return { received: true, outcome }
+        const received = await receiveCallback(deps, request.params.gateway, {
+          rawBody: raw,
+          headers: request.headers,
+          query: request.query as Record<string, string | undefined>,
+        })
+        request.log.info(received, 'payment callback')
+        return { received: true, outcome: received.outcome }
       },
     )
   })

@@ -358,6 +358,9 @@ export async function recordTransferNotice(deps: Deps, id: string, result: PixTr
   return `withdrawal ${recorded.status}`
 }
 
+/** A withdrawal by id, or undefined (callers outside payouts, e.g. a provider's webhook). */
+export const findWithdrawal = (db: Executor, id: string) => repo.findById(db, id)
+
 /** The admin's queue: still to decide or to pay, oldest first, with the requester's name. */
 export const openWithdrawals = (db: Executor, limit: number) => repo.listOpen(db, limit)
 

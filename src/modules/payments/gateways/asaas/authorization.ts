@@ -7,6 +7,7 @@
 import type { Executor } from '../../../../kit/db.ts'
 import { isUuid } from '../../../../kit/ids.ts'
 import { isBrlAmount, toCents } from '../../../../kit/money.ts'
+import { findWithdrawal } from '../../../payouts/withdrawals.ts'
 import type { AsaasJson } from './client.ts'
 import { text } from './read.ts'
 import { asaasPixKey } from './transfers.ts'
@@ -39,11 +40,7 @@ export async function decideTransferAuthorization(
       : {}
   const reference = text(transfer.externalReference)
   if (!reference || !isUuid(reference)) return refuse('Transferência sem um saque da Vitrine.')
-  const withdrawal = await db
-    .selectFrom('withdrawals')
-    .select(['status', 'amount_cents', 'pix_key', 'pix_key_type', 'transfer_started_at'])
-    .where('id', '=', reference)
-    .executeTakeFirst()
+  const withdrawal = await findWithdrawal(db, reference)
   if (!withdrawal) return refuse('Saque desconhecido.')
   if (withdrawal.status !== 'approved' || !withdrawal.transfer_started_at)
     return refuse('Este saque não está aguardando transferência.')
