@@ -4,11 +4,14 @@ import type { DB, GatewayCheckKind } from '../../kit/db-schema.ts'
 
 type CheckRow = { id: string; kind: GatewayCheckKind; at: Date; now: Date }
 
-/** A check made pending at `row.at`; `onConflict` says what an existing one keeps. */
+/** A check made pending at `row.at`; `onConflict` says what an existing one becomes (null: kept). */
 function upsertCheck(
   db: Executor,
   row: CheckRow,
-  onConflict: { next_attempt_at: Date | RawBuilder<Date>; attempts: number | RawBuilder<number> },
+  onConflict: {
+    next_attempt_at: Date | RawBuilder<Date>
+    attempts: number | RawBuilder<number>
+  } | null,
 ) {
   return db
     .insertInto('gateway_checks')
@@ -20,7 +23,9 @@ function upsertCheck(
       created_at: row.now,
     })
     .onConflict((oc) =>
-      oc.column('id').doUpdateSet({ status: 'pending', settled_at: null, ...onConflict }),
+      onConflict
+        ? oc.column('id').doUpdateSet({ status: 'pending', settled_at: null, ...onConflict })
+        : oc.column('id').doNothing(),
     )
     .execute()
 }
@@ -141,17 +146,7 @@ export const paymentsRepo = {
 
   /** Opens a check due now for a reference that never had one (a settled one stays settled). */
   openCheckIfNone(db: Executor, row: { id: string; kind: GatewayCheckKind; now: Date }) {
-    return db
-      .insertInto('gateway_checks')
-      .values({
-        id: row.id,
-        kind: row.kind,
-        status: 'pending',
-        next_attempt_at: row.now,
-        created_at: row.now,
-      })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute()
+    return upsertCheck(db, { ...row, at: row.now }, null)
   },
 
   /**
