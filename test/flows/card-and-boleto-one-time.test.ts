@@ -2,7 +2,6 @@
 // product fields, the checkout's rules, the amounts charged and where the interest goes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Creator, signupCreator } from '../setup/actors.ts'
-import { type CardDataGateway, useCardDataEntry } from '../setup/card-data-gateway.ts'
 import { bookSum, expectBooksExact, ledgerTotals } from '../setup/ledger.ts'
 import { checkout, createProduct, pay } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
@@ -314,115 +313,5 @@ describe(`checkout of a one-time product with card and boleto (${engine})`, () =
     expect(res.body.error).toBe('Cartão recusado')
     expect(res.body.details).toEqual([{ path: 'card', message: expect.any(String) }])
     expect(res.body.details[0].message.length).toBeGreaterThan(3)
-  })
-})
-
-describe(`card data for gateways that take it server-side (${engine})`, () => {
-  let gateway: CardDataGateway
-  let productId: string
-  beforeAll(async () => {
-    gateway = useCardDataEntry(svc.deps.gateway, () => svc.deps.clock.now())
-    productId = (
-      await createProduct(svc.api, key, {
-        plans: [{ name: 'Único', price: 300 }],
-        payment_methods: ['pix', 'card'],
-        max_installments: 12,
-        installment_interest: 'buyer',
-      })
-    ).id
-  })
-  afterAll(() => gateway.restore())
-
-  const card = (overrides: Record<string, string> = {}) => ({
-    holder_name: 'BEATRIZ COMPRADORA',
-    number: '4242 4242 4242 4242',
-    expiry_month: '7',
-    expiry_year: '39',
-    cvv: '123',
-    ...overrides,
-  })
-  const withCard = (overrides: Record<string, unknown> = {}) =>
-    checkout(svc.api, productId, {
-      payment_method: 'card',
-      card: card(),
-      postal_code: '01310-100',
-      address_number: '1578',
-      installments: 2,
-      ...overrides,
-    })
-
-  it('checks the card and the address before any charge: Luhn, expiry, CEP, both required', async () => {
-    const cases: [Record<string, unknown>, string][] = [
-      [{ card: card({ number: '4242 4242 4242 4241' }) }, 'Número do cartão inválido'],
-      [{ card: card({ expiry_year: '2020' }) }, 'Cartão vencido'],
-      [{ postal_code: '0131010' }, 'CEP inválido'],
-      [{ postal_code: 'a01310100' }, 'CEP inválido'],
-      [{ postal_code: undefined }, 'Informe o CEP e o número do endereço do titular do cartão'],
-      [{ address_number: undefined }, 'Informe o CEP e o número do endereço do titular do cartão'],
-      [{ card: undefined, card_token: 'tok_approved' }, 'Informe os dados do cartão'],
-    ]
-    for (const [overrides, error] of cases) {
-      const res = await withCard(overrides)
-      expect(res.body, JSON.stringify(overrides)).toEqual({ error })
-      expect(res.status).toBe(400)
-    }
-    const badCvv = await withCard({ card: card({ cvv: '12' }) })
-    expect(badCvv.status).toBe(400)
-    expect(gateway.charged).toEqual([])
-  })
-
-  it("forwards the card once with the holder's CEP, number and IP; stores none of it", async () => {
-    const res = await withCard()
-    expect(res.status).toBe(201)
-    expect(res.body).toMatchObject({ status: 'paid', installments: 2, card: { last4: '4242' } })
-    expect(res.body.interest).toBeGreaterThan(0)
-    const sent = gateway.charged.at(-1)!
-    expect(sent).toMatchObject({
-      method: 'card',
-      installments: 2,
-      amountCents: Math.round(res.body.amount * 100),
-      cardLast4: '4242',
-      buyer: { postalCode: '01310100', addressNumber: '1578' },
-      remoteIp: '127.0.0.1',
-    })
-    // Nothing of the card is kept: not in any table of ours.
-    for (const table of [
-      'orders',
-      'charges',
-      'checkout_sessions',
-      'events',
-      'sandbox_charges',
-    ] as const) {
-      const rows = await svc.deps.db.selectFrom(table).selectAll().execute()
-      const text = JSON.stringify(rows)
-      expect(text, table).not.toContain('4242424242424242')
-      expect(text, table).not.toContain('4242 4242 4242 4242')
-    }
-  })
-
-  it('a refusal by the gateway is a 400 with its reason (502 when our setup was refused); the order fails', async () => {
-    gateway.refuseNext('O CPF do titular não é válido para a operadora', 'input')
-    const email = 'recusada.entrada@example.com'
-    const input = await withCard({ email })
-    expect(input).toMatchObject({
-      status: 400,
-      body: { error: 'O CPF do titular não é válido para a operadora' },
-    })
-    gateway.refuseNext('Chave de API inválida', 'gateway')
-    const setup = await withCard({ email })
-    expect(setup).toMatchObject({ status: 502, body: { error: 'Chave de API inválida' } })
-    const orders = await svc.api('GET', `/api/v1/orders?buyer_email=${email}`, { key })
-    expect(orders.body.data.map((o: { status: string }) => o.status)).toEqual(['failed', 'failed'])
-    const open = await svc.deps.db
-      .selectFrom('gateway_checks')
-      .select('id')
-      .where(
-        'id',
-        'in',
-        orders.body.data.map((o: { id: string }) => o.id),
-      )
-      .where('status', '=', 'pending')
-      .execute()
-    expect(open).toEqual([])
   })
 })
