@@ -7,6 +7,7 @@ import { fmt, printTable } from './lib/table.ts'
 import { type BalanceReadResult, balanceRead } from './scenarios/balance-read.ts'
 import { type CheckoutPageResult, checkoutPage } from './scenarios/checkout-page.ts'
 import { type CheckoutPayResult, checkoutPay } from './scenarios/checkout-pay.ts'
+import { dashboardPage, type PageLoad } from './scenarios/dashboard-page.ts'
 import { type LaunchDayResult, launchDay, PAGE_LIMIT } from './scenarios/launch-day.ts'
 import {
   type WebhookLatency,
@@ -23,9 +24,10 @@ const launchBuyers = Number(process.env.BENCH_LAUNCH_BUYERS ?? 16)
 const launchOrders = Number(process.env.BENCH_LAUNCH_ORDERS ?? (quick ? 100_000 : 1_000_000))
 const ledgerOrders = Number(process.env.BENCH_LEDGER_ORDERS ?? (quick ? 100_000 : 1_000_000))
 const webhookDeliveries = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? (quick ? 5_000 : 20_000))
-/** BENCH_ONLY=launch|checkout|balance|webhooks runs one group (baselines come with their group). */
+/** BENCH_ONLY=launch|checkout|pages|balance|webhooks runs one group (baselines come with their group). */
 const only = process.env.BENCH_ONLY
-const wants = (group: 'launch' | 'checkout' | 'balance' | 'webhooks') => !only || only === group
+const wants = (group: 'launch' | 'checkout' | 'pages' | 'balance' | 'webhooks') =>
+  !only || only === group
 const engines = (hasServer: boolean) =>
   hasServer ? (['pglite', 'postgres'] as const) : (['pglite'] as const)
 
@@ -45,11 +47,14 @@ if (wants('launch') && hasServer) {
   console.log(
     `Launch day: ${launchBuyers} buyers of one product (${seconds} s), 100/s offered, ${launchOrders} orders listed…`,
   )
+  // BENCH_LAUNCH_AFFILIATE=1: every buyer comes through one affiliate's link.
+  const affiliate = process.env.BENCH_LAUNCH_AFFILIATE === '1'
   const run = await launchDay({
     seconds,
     buyers: launchBuyers,
     offeredPerSecond: 100,
     orders: launchOrders,
+    affiliate,
   })
   // BENCH_LAUNCH_SPLIT=0 skips the start:api + start:worker run.
   const withSplit = process.env.BENCH_LAUNCH_SPLIT !== '0'
@@ -61,6 +66,7 @@ if (wants('launch') && hasServer) {
         offeredPerSecond: 100,
         orders: 0,
         split: true,
+        affiliate,
       })
     : null
   console.log(`Launch day: ${webhookDeliveries} deliveries to one endpoint, 1 worker process…`)
@@ -86,6 +92,11 @@ const pages: CheckoutPageResult[] = []
 for (const engine of withCheckout ? engines(hasServer) : []) {
   console.log(`checkout page on ${engine} (10 connections, ${Math.min(seconds, 5)} s)…`)
   pages.push(await checkoutPage({ engine, seconds: Math.min(seconds, 5) }))
+}
+let pageLoads: PageLoad[] = []
+if (wants('pages')) {
+  console.log('first loads of the checkout and the dashboard in Chromium (5 cold loads each)…')
+  pageLoads = await dashboardPage()
 }
 const reads: BalanceReadResult[] = []
 for (const engine of wants('balance') ? engines(hasServer) : []) {
@@ -157,6 +168,19 @@ if (withCheckout) {
       `${fmt((p.requestsPerSecond / fastify) * 100, 1)} %`,
       `${fmt(p.firstLoadBytes / 1024)} KB in ${p.firstLoadRequests} requests`,
       p.firstLoadBytes < 60 * 1024 ? 'under 60 KB: yes' : 'under 60 KB: NO',
+    ]),
+  )
+}
+
+if (pageLoads.length) {
+  console.log('\nScenario: first load in Chromium, empty cache (median of 5 for the time)')
+  printTable(
+    ['page', 'bytes', 'requests', 'usable after (DOMContentLoaded)'],
+    pageLoads.map((p) => [
+      p.page,
+      `${fmt(p.bytes / 1024)} KB`,
+      p.requests,
+      `${fmt(p.usableMs, 0)} ms`,
     ]),
   )
 }
@@ -253,6 +277,7 @@ writeFileSync(
         p99Ratio: { http: ratio(r, 'http'), db: ratio(r, 'db') },
         errors: r.errors,
       })),
+      pageLoads,
     },
     null,
     2,
@@ -264,7 +289,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
   const { pgbench: b, run: r, oneEndpoint } = l
   const mark = (ok: boolean) => (ok ? 'yes' : 'NO')
   console.log(
-    `\nScenario: launch day — one product, ${r.buyers} buyers (create + sandbox pay), the service in its own process (${r.compiled ? 'compiled JavaScript' : 'tsx'}), PostgreSQL`,
+    `\nScenario: launch day — one product, ${r.buyers} buyers (create + sandbox pay${r.affiliate ? ', all through one affiliate link' : ''}), the service in its own process (${r.compiled ? 'compiled JavaScript' : 'tsx'}), PostgreSQL`,
   )
   console.log(
     `Baseline in this run: pgbench TPC-B -c ${launchBuyers}: ${fmt(b.tps, 0)} tps, PostgreSQL CPU ${fmt(b.cpuPerTxMs, 3)} ms per transaction`,
@@ -324,6 +349,19 @@ function printLaunch(l: NonNullable<typeof launch>): void {
       ...ordersRows(r.orders),
     ],
   )
+  console.log('\nRows per purchase by table (pg_stat_user_tables over the closed loop)')
+  printTable(
+    ['table', 'inserted', 'updated', 'deleted'],
+    r.tables.map((t) => [t.table, fmt(t.inserted, 2), fmt(t.updated, 2), fmt(t.deleted, 2)]),
+  )
+  console.log(`Indexes of those tables no query used: ${r.unusedIndexes.join(', ') || 'none'}`)
+  if (r.statementTexts.length) {
+    console.log('\nStatements per purchase by text (BENCH_STATEMENT_TEXTS=1)')
+    printTable(
+      ['per purchase', 'statement'],
+      r.statementTexts.map((t) => [fmt(t.perPurchase, 2), t.text]),
+    )
+  }
 }
 
 function ordersRows(o: LaunchDayResult['orders']): string[][] {
@@ -392,6 +430,7 @@ function launchJson(l: NonNullable<typeof launch>) {
   return {
     pgbench: l.pgbench,
     compiled: r.compiled,
+    affiliate: r.affiliate,
     buyers: r.buyers,
     purchasesPerSecond: r.perSecond,
     ratioToPgbench: r.perSecond / l.pgbench.tps,
@@ -403,6 +442,9 @@ function launchJson(l: NonNullable<typeof launch>) {
     commitsPerPurchase: r.commitsPerPurchase,
     rowsInsertedPerPurchase: r.rowsInsertedPerPurchase,
     rowsUpdatedPerPurchase: r.rowsUpdatedPerPurchase,
+    tables: r.tables,
+    unusedIndexes: r.unusedIndexes,
+    statementTexts: r.statementTexts,
     pgCpuPerPurchaseMs: r.pgCpuPerPurchaseMs,
     pgCpuRatioToPgbenchTx: r.pgCpuPerPurchaseMs / l.pgbench.cpuPerTxMs,
     serviceCpuPerPurchaseMs: r.serviceCpuPerPurchaseMs,

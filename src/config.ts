@@ -43,6 +43,8 @@ const EnvSchema = z.object({
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  // Off behind a transaction-mode pooler (PgBouncer before 1.21), which cannot keep them.
+  DATABASE_PREPARED_STATEMENTS: flag('1'),
   BASE_URL: z.string().url().optional(),
   CHECKOUT_URL: z.string().url().optional(),
   APP_SECRET: z.string().min(32).optional(),
@@ -101,6 +103,7 @@ const EnvSchema = z.object({
   SUBSCRIPTION_RENEWAL_NOTICE: duration('3d'),
   SUBSCRIPTION_GRACE_PERIOD: duration('7d'),
   WORKER_POLL_MS: duration('250ms'),
+  SHUTDOWN_GRACE: duration('10s'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 
@@ -113,6 +116,8 @@ export type Config = {
   role: 'all' | 'api' | 'worker'
   dataDir: string
   databaseUrl: string | undefined
+  /** PostgreSQL: parameterized statements prepared once per connection (kit/db.ts). */
+  preparedStatements: boolean
   /** Public address of the API; filled from the real port after listen when not set. */
   baseUrl: string
   checkoutUrl: string
@@ -146,6 +151,8 @@ export type Config = {
   /** How long after a period ends unpaid a subscription stays past_due before it is canceled. */
   subscriptionGraceMs: number
   workerPollMs: number
+  /** How long a stopping process waits for requests under way before it cuts their connections. */
+  shutdownGraceMs: number
   logLevel: string
   /** True when BASE_URL / CHECKOUT_URL were not given and follow the listening port. */
   urlsFollowPort: boolean
@@ -192,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role: e.ROLE,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL || undefined,
+    preparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     baseUrl: stripSlash(e.BASE_URL ?? local),
     checkoutUrl: stripSlash(e.CHECKOUT_URL ?? e.BASE_URL ?? local),
     appSecret: e.APP_SECRET,
@@ -222,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subscriptionRenewalNoticeMs: e.SUBSCRIPTION_RENEWAL_NOTICE,
     subscriptionGraceMs: e.SUBSCRIPTION_GRACE_PERIOD,
     workerPollMs: e.WORKER_POLL_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE,
     logLevel: e.LOG_LEVEL,
     urlsFollowPort: !e.BASE_URL,
   }

@@ -24,7 +24,8 @@ if (config.role !== 'worker') {
   lines.push(
     `  API reference     ${url}/docs   (OpenAPI: ${url}/openapi.json)`,
     `  Health            ${url}/health`,
-    `  Creator dashboard ${url}/dashboard   (balance, withdrawals, sales, API keys)`,
+    `  Creator dashboard ${url}/dashboard   (sign up at ${url}/cadastro)`,
+    `  Members area      ${url}/members`,
   )
   if (seeded.demo) {
     lines.push(

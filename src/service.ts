@@ -25,7 +25,11 @@ export async function startService(
 ): Promise<RunningService> {
   const database =
     opts.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }))
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      preparedStatements: config.preparedStatements,
+    }))
   await migrate(database)
   // One time for every process of the deployment (the sandbox can move it); in production the
   // machine's own time, so an offset a demo once stored in the database is never read.
@@ -57,9 +61,23 @@ export async function startService(
     seeded,
     async close() {
       await workers?.stop()
-      await app.close()
+      await closeHttp(app, config.shutdownGraceMs)
       clock.stop?.()
       if (!opts.database) await database.close()
     },
+  }
+}
+
+/**
+ * Stops accepting connections and waits for the requests under way, but no longer than
+ * `graceMs`: Node's close also waits for a client that sent half a request (until its
+ * 60-second headers time-out), which must not hold a deploy or a test's teardown.
+ */
+async function closeHttp(app: RunningService['app'], graceMs: number) {
+  const cut = setTimeout(() => app.server.closeAllConnections(), graceMs)
+  try {
+    await app.close()
+  } finally {
+    clearTimeout(cut)
   }
 }

@@ -4,9 +4,17 @@
 import pg from 'pg'
 
 let statements = 0
+// BENCH_STATEMENT_TEXTS=1: also count each statement text (a diagnosis, not a measurement: the
+// map costs CPU of its own).
+const texts = process.env.BENCH_STATEMENT_TEXTS === '1' ? new Map() : null
 const query = pg.Client.prototype.query
 pg.Client.prototype.query = function countedQuery(...args) {
   statements++
+  if (texts) {
+    const first = args[0]
+    const text = typeof first === 'string' ? first : first?.text
+    if (typeof text === 'string') texts.set(text, (texts.get(text) ?? 0) + 1)
+  }
   return query.apply(this, args)
 }
 
@@ -22,7 +30,13 @@ process.on('message', (message) => {
   const cpu = process.cpuUsage()
   const rss = process.memoryUsage.rss()
   rssPeak = Math.max(rssPeak, rss)
-  process.send?.({ statements, cpuMicros: cpu.user + cpu.system, rss, rssPeak })
+  process.send?.({
+    statements,
+    cpuMicros: cpu.user + cpu.system,
+    rss,
+    rssPeak,
+    texts: texts && Object.fromEntries(texts),
+  })
 })
 // The IPC channel must not keep the service alive on its own.
 process.channel?.unref()

@@ -86,3 +86,60 @@ export async function databaseCounters(adminUrl: string, database: string) {
     await client.end()
   }
 }
+
+export type TableCounters = Record<string, { inserted: number; updated: number; deleted: number }>
+
+/**
+ * Rows written per table (pg_stat_user_tables) of the database at `databaseUrl`: where a
+ * purchase's inserted and updated rows come from, to take differences of.
+ */
+export async function tableCounters(databaseUrl: string): Promise<TableCounters> {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ t: string; i: string; u: string; d: string }>(
+      `SELECT relname AS t, n_tup_ins AS i, n_tup_upd AS u, n_tup_del AS d FROM pg_stat_user_tables`,
+    )
+    const out: TableCounters = {}
+    for (const r of rows)
+      out[r.t] = { inserted: Number(r.i), updated: Number(r.u), deleted: Number(r.d) }
+    return out
+  } finally {
+    await client.end()
+  }
+}
+
+/** after − before, per purchase, the tables that moved, most rows first. */
+export function tableDelta(before: TableCounters, after: TableCounters, purchases: number) {
+  return Object.entries(after)
+    .map(([table, a]) => {
+      const b = before[table] ?? { inserted: 0, updated: 0, deleted: 0 }
+      return {
+        table,
+        inserted: (a.inserted - b.inserted) / purchases,
+        updated: (a.updated - b.updated) / purchases,
+        deleted: (a.deleted - b.deleted) / purchases,
+      }
+    })
+    .filter((r) => r.inserted || r.updated || r.deleted)
+    .sort((x, y) => y.inserted + y.updated + y.deleted - (x.inserted + x.updated + x.deleted))
+}
+
+/**
+ * Indexes of the tables a run wrote that no query of the run used (idx_scan = 0): each costs
+ * every insert an index write for nothing, as far as this workload goes.
+ */
+export async function unusedIndexes(databaseUrl: string, tables: string[]) {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ t: string; i: string }>(
+      `SELECT relname AS t, indexrelname AS i FROM pg_stat_user_indexes
+       WHERE idx_scan = 0 AND relname = ANY($1) ORDER BY relname, indexrelname`,
+      [tables],
+    )
+    return rows.map((r) => `${r.t}.${r.i}`)
+  } finally {
+    await client.end()
+  }
+}

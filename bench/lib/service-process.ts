@@ -16,6 +16,8 @@ export interface ServiceStats {
   cpuMicros: number
   rss: number
   rssPeak: number
+  /** Statements by text, with BENCH_STATEMENT_TEXTS=1. */
+  texts?: Record<string, number> | null
 }
 
 /**
@@ -144,6 +146,7 @@ export async function startServiceProcess(
         ...a,
         statements: a.statements + (w?.statements ?? 0),
         cpuMicros: a.cpuMicros + (w?.cpuMicros ?? 0),
+        texts: a.texts && mergeCounts(a.texts, w?.texts ?? {}),
         worker: w,
       }
     },
@@ -155,4 +158,10 @@ export async function startServiceProcess(
       await db.drop()
     },
   }
+}
+
+function mergeCounts(a: Record<string, number>, b: Record<string, number>) {
+  const out = { ...a }
+  for (const [k, v] of Object.entries(b)) out[k] = (out[k] ?? 0) + v
+  return out
 }

@@ -61,6 +61,8 @@ export async function benchCreator(url: string, scopes: string[], priceCents: nu
   })
   return {
     accountId,
+    /** The creator's session cookies (`name=value; …`), for pages. */
+    cookie,
     userId: signup.body.user.id as string,
     key: key.body.key as string,
     productId: product.body.data.id as string,

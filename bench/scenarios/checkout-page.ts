@@ -17,10 +17,19 @@ export interface CheckoutPageResult {
   firstLoadRequests: number
 }
 
-/** The first visit of a new buyer (empty cache), as Chromium's network layer counts it. */
-export async function firstLoadBytes(url: string): Promise<{ bytes: number; requests: number }> {
-  const browser = await openBrowser()
+/**
+ * A first visit (empty cache), as Chromium's network layer counts it: bytes and requests, and
+ * when the page was usable (DOMContentLoaded's end: page scripts are classic scripts at the end
+ * of <body>, so by then they have run). `cookies`: a logged-in visit's session.
+ */
+export async function firstLoad(
+  url: string,
+  cookies: { name: string; value: string }[] = [],
+): Promise<{ bytes: number; requests: number; usableMs: number }> {
+  const browser = await openBrowser({ width: 1280, height: 800 })
   try {
+    if (cookies.length)
+      await browser.context.addCookies(cookies.map((c) => ({ ...c, url: new URL(url).origin })))
     const cdp = await browser.context.newCDPSession(browser.page)
     await cdp.send('Network.enable')
     let bytes = 0
@@ -29,8 +38,13 @@ export async function firstLoadBytes(url: string): Promise<{ bytes: number; requ
       bytes += event.encodedDataLength
       requests++
     })
-    await browser.page.goto(url, { waitUntil: 'networkidle' })
-    return { bytes, requests }
+    const response = await browser.page.goto(url, { waitUntil: 'networkidle' })
+    if (response?.status() !== 200) throw new Error(`${url}: HTTP ${response?.status()}`)
+    const usableMs = await browser.page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming
+      return nav.domContentLoadedEventEnd
+    })
+    return { bytes, requests, usableMs }
   } finally {
     await browser.close()
   }
@@ -60,7 +74,7 @@ export async function checkoutPage(opts: {
       },
     })
     const pageUrl = `${url}/checkout/${slug}`
-    const load = await firstLoadBytes(pageUrl)
+    const load = await firstLoad(pageUrl)
     const result = await autocannon({ url: pageUrl, connections: 10, duration: opts.seconds })
     return {
       engine: opts.engine,

@@ -15,7 +15,13 @@ import pg from 'pg'
 import { SERVER_URL } from '../lib/databases.ts'
 import { request } from '../lib/http.ts'
 import { Latency } from '../lib/latency.ts'
-import { backendCpu, databaseCounters } from '../lib/pg-cpu.ts'
+import {
+  backendCpu,
+  databaseCounters,
+  tableCounters,
+  tableDelta,
+  unusedIndexes,
+} from '../lib/pg-cpu.ts'
 import { benchCreator } from '../lib/service.ts'
 import { startServiceProcess } from '../lib/service-process.ts'
 
@@ -26,6 +32,8 @@ export interface LaunchDayResult {
   compiled: boolean
   /** `start:api` + `start:worker` (two processes) instead of `npm start`. */
   split: boolean
+  /** Every buyer through one affiliate's link. */
+  affiliate: boolean
   buyers: number
   seconds: number
   purchases: number
@@ -38,6 +46,12 @@ export interface LaunchDayResult {
   commitsPerPurchase: number
   rowsInsertedPerPurchase: number
   rowsUpdatedPerPurchase: number
+  /** Rows per purchase by table (pg_stat_user_tables), most first. */
+  tables: ReturnType<typeof tableDelta>
+  /** Indexes of the written tables that no query used in the run. */
+  unusedIndexes: string[]
+  /** Statements per purchase by text, most first (BENCH_STATEMENT_TEXTS=1 only). */
+  statementTexts: { text: string; perPurchase: number }[]
   pgCpuPerPurchaseMs: number
   serviceCpuPerPurchaseMs: number
   rssPeakMiB: number
@@ -115,6 +129,8 @@ export async function launchDay(opts: {
   offeredPerSecond: number
   orders: number
   split?: boolean
+  /** Every buyer comes through one affiliate's link (a launch with a partner). */
+  affiliate?: boolean
 }): Promise<LaunchDayResult> {
   const svc = await startServiceProcess({}, { split: opts.split ?? false })
   const receiver = await startReceiver()
@@ -126,6 +142,23 @@ export async function launchDay(opts: {
       PRICE_CENTS,
     )
     const auth = { authorization: `Bearer ${creator.key}` }
+    let affiliateCode: string | undefined
+    if (opts.affiliate) {
+      const enrolled = await request(
+        url,
+        'POST',
+        `/api/v1/products/${creator.productId}/affiliates`,
+        {
+          headers: auth,
+          body: {
+            email: `afiliada-${randomBytes(3).toString('hex')}@example.com`,
+            commission_percent: 30,
+          },
+        },
+      )
+      if (enrolled.status !== 201) throw new Error(`affiliate: ${enrolled.status}`)
+      affiliateCode = enrolled.body.data.code as string
+    }
     const hook = await request(url, 'POST', '/api/v1/webhooks', {
       headers: auth,
       body: { url: receiver.url, events: ['order.paid'] },
@@ -145,6 +178,7 @@ export async function launchDay(opts: {
           cpf: '529.982.247-25',
           phone: '(11) 98765-4321',
           payment_method: 'pix',
+          ...(affiliateCode ? { affiliate_code: affiliateCode } : {}),
         },
       })
       const createdAt = performance.now()
@@ -185,6 +219,7 @@ export async function launchDay(opts: {
     svc.resetPeak()
     const cpu = backendCpu(SERVER_URL, svc.databaseName)
     const countersBefore = await databaseCounters(SERVER_URL, svc.databaseName)
+    const tablesBefore = await tableCounters(svc.databaseUrl)
     const statsBefore = await svc.stats()
     await cpu.start()
     const started = performance.now()
@@ -196,7 +231,19 @@ export async function launchDay(opts: {
     // pg_stat_database is flushed by the backends about once a second.
     await new Promise((r) => setTimeout(r, 1_200))
     const countersAfter = await databaseCounters(SERVER_URL, svc.databaseName)
+    const tables = tableDelta(tablesBefore, await tableCounters(svc.databaseUrl), purchases)
+    const unused = await unusedIndexes(
+      svc.databaseUrl,
+      tables.map((t) => t.table),
+    )
     const per = (value: number) => value / purchases
+    const statementTexts = Object.entries(statsAfter.texts ?? {})
+      .map(([text, count]) => ({
+        text: text.replace(/\s+/g, ' ').slice(0, 160),
+        perPurchase: (count - (statsBefore.texts?.[text] ?? 0)) / purchases,
+      }))
+      .filter((t) => t.perPurchase >= 0.05)
+      .sort((a, b) => b.perPurchase - a.perPurchase)
 
     // Open loop at the offered rate, once the first window's webhooks are delivered.
     await until(() => receiver.received() >= paid, 120_000)
@@ -230,6 +277,7 @@ export async function launchDay(opts: {
     return {
       compiled: svc.compiled,
       split: svc.split,
+      affiliate: Boolean(opts.affiliate),
       buyers: opts.buyers,
       seconds: opts.seconds,
       purchases,
@@ -242,6 +290,9 @@ export async function launchDay(opts: {
       commitsPerPurchase: per(countersAfter.commits - countersBefore.commits),
       rowsInsertedPerPurchase: per(countersAfter.inserted - countersBefore.inserted),
       rowsUpdatedPerPurchase: per(countersAfter.updated - countersBefore.updated),
+      tables,
+      unusedIndexes: unused,
+      statementTexts,
       pgCpuPerPurchaseMs: per(pgCpuSeconds * 1000),
       serviceCpuPerPurchaseMs: per((statsAfter.cpuMicros - statsBefore.cpuMicros) / 1000),
       rssPeakMiB: statsEnd.rssPeak / 1024 / 1024,

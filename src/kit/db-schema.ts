@@ -15,7 +15,12 @@ export interface DB {
     is_admin: Generated<boolean>
     created_at: Timestamp
   }
-  accounts: { id: string; name: string; created_at: Timestamp }
+  accounts: {
+    id: string
+    name: string
+    created_at: Timestamp
+    sale_notifications: Generated<boolean>
+  }
   account_users: {
     account_id: string
     user_id: string
@@ -57,6 +62,8 @@ export interface DB {
     description: string | null
     success_url: string | null
     delivery_url: string | null
+    /** The checkout's product image, an https URL (migration 0018). */
+    image_url: string | null
     guarantee_days: number
     status: Generated<'active' | 'archived'>
     /** What the checkout offers (migration 0012); at least one. */
@@ -161,7 +168,8 @@ export interface DB {
     account_id: string
     buyer_id: string
     product_id: string
-    order_id: string
+    /** Null for an access granted by hand (no order). */
+    order_id: string | null
     status: 'active' | 'revoked'
     granted_at: Timestamp
     revoked_at: Timestamp | null

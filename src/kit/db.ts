@@ -35,6 +35,32 @@ function parseInt8(text: string): number {
   return value
 }
 
+/** Distinct statement texts given a prepared-statement name; beyond, texts run unnamed. */
+const MAX_PREPARED = 2_000
+const preparedNames = new Map<string, string>()
+
+/**
+ * A pg client that prepares each parameterized statement once per connection (a named
+ * statement) instead of having PostgreSQL parse and plan its text on every run: the same few
+ * dozen statements make every purchase. Statements without parameters (scripts, BEGIN) go as
+ * before, by the simple protocol. Not for transaction-mode poolers (PgBouncer before 1.21),
+ * which cannot keep a connection's prepared statements: DATABASE_PREPARED_STATEMENTS=0 there.
+ */
+class PreparingClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads, passed through unchanged
+  override query(config: any, values?: any, callback?: any): any {
+    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
+      let name = preparedNames.get(config)
+      if (!name && preparedNames.size < MAX_PREPARED) {
+        name = `v${preparedNames.size}`
+        preparedNames.set(config, name)
+      }
+      if (name) return super.query({ name, text: config, values }, callback)
+    }
+    return super.query(config, values, callback)
+  }
+}
+
 /**
  * PGlite (embedded, in `dataDir` or in memory when dataDir is null) unless a
  * PostgreSQL URL is given. Both return int8 as number and numeric as string.
@@ -43,9 +69,12 @@ export async function openDatabase(opts: {
   databaseUrl?: string | undefined
   dataDir?: string | null
   poolSize?: number
+  /** PostgreSQL: prepare each parameterized statement once per connection (default true). */
+  preparedStatements?: boolean
 }): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
+      Client: opts.preparedStatements === false ? pg.Client : PreparingClient,
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
       types: {

@@ -32,7 +32,9 @@ interface Operation {
   'x-guard': unknown
 }
 
-const CSS = `main{max-width:960px}pre{background:#f6f6f8;padding:8px;border-radius:8px;overflow-x:auto;
+// Shapes wrap instead of scrolling sideways: a phone reads them whole, and a scrolling <pre>
+// would need a tab stop of its own to be read with the keyboard (axe scrollable-region-focusable).
+const CSS = `main{max-width:960px}pre{background:#f6f6f8;padding:8px;border-radius:8px;white-space:pre-wrap;overflow-wrap:anywhere;
 font-size:.85rem;margin:.25rem 0 .75rem}.op h3{font-size:1rem;margin:0 0 .25rem}
 .op h4{font-size:.9rem;margin:.75rem 0 .25rem}.verb{display:inline-block;min-width:4.5em;font-weight:700}
 nav{display:flex;flex-wrap:wrap;gap:.25em .75em}

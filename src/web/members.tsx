@@ -3,21 +3,41 @@
 import type { FastifyReply } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import type { Db, Tx } from '../kit/db.ts'
 import { withTx } from '../kit/db.ts'
 import { type AppError, Unauthorized } from '../kit/errors.ts'
 import { setSessionCookies } from '../kit/http/auth.ts'
 import { actorOf } from '../kit/http/guard.ts'
 import { activeProductsOf } from '../modules/access/service.ts'
+import {
+  consumeMemberLink,
+  isMemberLinkToken,
+  memberLinkIsLive,
+} from '../modules/accounts/member-links.ts'
 import { PASSWORD_PAGE } from '../modules/accounts/password.ts'
-import { consumeLoginLink, createSession, loginLinkIsLive } from '../modules/accounts/service.ts'
+import {
+  accountOwner,
+  consumeLoginLink,
+  createSession,
+  loginLinkIsLive,
+} from '../modules/accounts/service.ts'
+import { listPurchases, listSubscriptions } from '../modules/buyers/service.ts'
 import { findProductById } from '../modules/catalog/service.ts'
 import type { RouteModule } from '../routes.ts'
 import { browserScript } from './assets.ts'
+import { LogoutButton } from './auth/logout.tsx'
 import { Layout } from './layout.tsx'
 import { CONTROLS_CSS, LoginForm, LoginLinkForm } from './login-forms.tsx'
+import {
+  MEMBERS_CSS,
+  MyProducts,
+  MyPurchases,
+  MySubscriptions,
+  type ProductAccess,
+} from './members/sections.tsx'
 import { render } from './render.tsx'
 
-/** Wires whichever log-in form the page shows (a new link, or e-mail and password). */
+/** The log-in forms while logged out; refund requests and cancels once in. */
 const SCRIPT = browserScript('members', new URL('./members/browser/main.ts', import.meta.url))
 
 // A link's token and where to land after log-in: only our own pages (never an open redirect).
@@ -37,7 +57,7 @@ export const membersPages: RouteModule = (app, deps) => {
     { schema: { hide: true, querystring: LinkFields } },
     async (request, reply) => {
       const { token, next } = request.query
-      if (!token || !(await loginLinkIsLive(deps.db, deps, token))) return expired(reply)
+      if (!token || !(await linkIsLive(deps, token))) return expired(reply)
       // The page's URL holds the token: no cache keeps it, no referrer carries it away.
       reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer')
       return reply.type('text/html').send(
@@ -76,7 +96,7 @@ export const membersPages: RouteModule = (app, deps) => {
           const session =
             token &&
             (await withTx(deps.db, async (tx) => {
-              const userId = await consumeLoginLink(tx, deps, token)
+              const userId = await consumeLink(tx, deps, token)
               return userId ? createSession(tx, deps, userId) : null
             }))
           if (!session) return expired(reply)
@@ -89,38 +109,57 @@ export const membersPages: RouteModule = (app, deps) => {
   const config = { guard: 'session', deniedPage: loggedOutPage } as const
   app.get('/members', { schema: { hide: true }, config }, async (request, reply) => {
     const { userId } = actorOf(request)
-    const grants = await activeProductsOf(deps.db, userId)
-    const products = await Promise.all(grants.map((g) => findProductById(deps.db, g.product_id)))
-    const found = products.filter((p) => p !== undefined)
-    return reply.type('text/html').send(render(<MyProducts products={found} />))
+    const products = await productsOf(deps.db, userId)
+    const purchases = await listPurchases(deps.db, deps, userId, { page: 1, limit: 50 })
+    const subscriptions = await listSubscriptions(deps.db, userId)
+    return reply.type('text/html').send(
+      render(
+        <Layout title="Área de membros" css={CONTROLS_CSS + MEMBERS_CSS}>
+          <div class="topo">
+            <h1>Área de membros</h1>
+            <LogoutButton next="/members" />
+          </div>
+          <MyProducts products={products} />
+          <MySubscriptions subscriptions={subscriptions} />
+          <MyPurchases purchases={purchases.data} hasMore={purchases.has_more} />
+          <p class="links">
+            <a href={PASSWORD_PAGE}>Definir ou trocar minha senha</a>
+          </p>
+          <script src={SCRIPT} />
+        </Layout>,
+      ),
+    )
   })
 }
 
-type Product = NonNullable<Awaited<ReturnType<typeof findProductById>>>
+type LinkCtx = Parameters<typeof loginLinkIsLive>[1]
 
-function MyProducts(props: {
-  products: Pick<Product, 'id' | 'name' | 'description' | 'delivery_url'>[]
-}) {
-  return (
-    <Layout title="Meus produtos">
-      <h1>Meus produtos</h1>
-      {props.products.length ? (
-        props.products.map((p) => (
-          <div key={p.id} class="card">
-            <strong>{p.name}</strong>
-            <p class="muted">{p.description ?? ''}</p>
-            {p.delivery_url ? (
-              <a class="btn" href={p.delivery_url}>
-                Acessar conteúdo
-              </a>
-            ) : null}
-          </div>
-        ))
-      ) : (
-        <p>Você ainda não tem produtos liberados.</p>
-      )}
-    </Layout>
-  )
+/** A one-time link's token: a stored log-in link, or the payment e-mail's signed member link. */
+const linkIsLive = (deps: LinkCtx & { db: Db }, token: string) =>
+  isMemberLinkToken(token)
+    ? memberLinkIsLive(deps.db, deps, token)
+    : loginLinkIsLive(deps.db, deps, token)
+
+const consumeLink = (tx: Tx, ctx: LinkCtx, token: string) =>
+  isMemberLinkToken(token) ? consumeMemberLink(tx, ctx, token) : consumeLoginLink(tx, ctx, token)
+
+/** Products with active access, each with its way in (or who sends it, when it has none). */
+async function productsOf(db: Db, userId: string): Promise<ProductAccess[]> {
+  const grants = await activeProductsOf(db, userId)
+  const out: ProductAccess[] = []
+  for (const id of new Set(grants.map((g) => g.product_id))) {
+    const product = await findProductById(db, id)
+    if (!product) continue
+    const owner = product.delivery_url ? undefined : await accountOwner(db, product.account_id)
+    out.push({
+      id: product.id,
+      name: product.name,
+      description: product.description,
+      deliveryUrl: product.delivery_url,
+      seller: owner ? { name: owner.name, email: owner.email } : null,
+    })
+  }
+  return out
 }
 
 /** A used, expired or malformed link: say so, and offer a new one right there. */
@@ -157,9 +196,8 @@ function loggedOut(): string {
     <Layout title="Área de membros" css={CONTROLS_CSS}>
       <h1>Área de membros</h1>
       <p>Entre pelo link de acesso que enviamos ao seu e-mail depois da compra, ou peça um novo.</p>
-      <p id="aviso" role="alert" />
       <LoginLinkForm />
-      <LoginForm />
+      <LoginForm next="/members" links="buyer" alert />
       <script src={SCRIPT} />
     </Layout>,
   )

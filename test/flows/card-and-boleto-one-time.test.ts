@@ -294,8 +294,9 @@ describe(`checkout of a one-time product with card and boleto (${engine})`, () =
       interest: 0,
       pix: null,
       card: null,
-      boleto: { url: null },
     })
+    // The sandbox serves a printable boleto, as Asaas and Mercado Pago do.
+    expect(res.body.boleto.pdf_url).toMatch(/\/sandbox\/boletos\/[\w-]+\.pdf$/)
     expect(res.body.boleto.digitable_line).toMatch(/^\d{47}$/)
     expect((await pay(svc.api, res.body.charge_id)).body.callback_status).toBe(200)
     expect((await svc.api('GET', `/api/orders/${res.body.order_id}/status`)).body.status).toBe(

@@ -127,7 +127,7 @@ describe(`chargebacks (${engine})`, () => {
     expect((await chargeback(sale.chargeId)).body.callback_status).toBe(200)
 
     expect(await balanceOf(s)).toMatchObject({ available: -100, withdrawn_total: 100 })
-    const page = await svc.api('GET', '/dashboard', { session: s.creator.session })
+    const page = await svc.api('GET', '/dashboard/saldo', { session: s.creator.session })
     expect(page.status).toBe(200)
     expect(page.body).toContain('<dt>Disponível para saque</dt><dd>-R$ 100,00</dd>')
   })

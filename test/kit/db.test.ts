@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { AbortedTransactionError, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Executor, migrate, withTx } from '../../src/kit/db.ts'
+import { type Executor, migrate, openDatabase, withTx } from '../../src/kit/db.ts'
 import { createTestDatabase, engine, type TestDatabase } from '../setup/database.ts'
 
 let testDb: TestDatabase
@@ -31,6 +31,24 @@ describe(`database layer (${engine})`, () => {
       sql`SELECT 9007199254740993::int8 AS big`.execute(testDb.database.db),
     ).rejects.toThrow(/safe range/)
   })
+
+  // The embedded engine has no connection pool to prepare on: this is PostgreSQL's alone.
+  if (engine === 'postgres')
+    it('prepares parameterized statements once per connection, unless turned off', async () => {
+      const prepared = async (preparedStatements: boolean) => {
+        const one = await openDatabase({ databaseUrl: testDb.url, poolSize: 1, preparedStatements })
+        try {
+          await sql`SELECT ${1}::int AS n`.execute(one.db)
+          const { rows } = await sql<{ n: number }>`
+            SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(one.db)
+          return rows[0]!.n
+        } finally {
+          await one.close()
+        }
+      }
+      expect(await prepared(true)).toBeGreaterThan(0)
+      expect(await prepared(false)).toBe(0)
+    })
 
   it('applies migrations once, even when two runs race', async () => {
     const [first, second] = await Promise.all([migrate(testDb.database), migrate(testDb.database)])

@@ -34,6 +34,7 @@ export const TEST_ENV = {
   ALLOW_HTTP_WEBHOOKS: '1',
   WEBHOOK_RETRY_BASE_MS: '50',
   WORKER_POLL_MS: '20',
+  SHUTDOWN_GRACE: '1s',
 }
 
 export async function startTestService(

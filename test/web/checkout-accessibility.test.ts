@@ -94,6 +94,11 @@ describe(`hosted checkout accessibility at 360×740 (${engine})`, () => {
     await page.keyboard.press('ArrowDown')
     await page.keyboard.press('ArrowDown')
     expect(await page.getByRole('radio', { name: 'Boleto' }).isChecked()).toBe(true)
+    // The coupon field and its button sit between the payment method and the payment.
+    await page.keyboard.press('Tab')
+    expect(await focusedId(page)).toBe('cupom')
+    await page.keyboard.press('Tab')
+    expect(await focusedId(page)).toBe('cupom-aplicar')
     await page.keyboard.press('Tab')
     expect(await focusedId(page)).toBe('pagar')
     expect(await page.locator('#pagar').textContent()).toBe('Gerar boleto')

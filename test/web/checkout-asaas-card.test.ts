@@ -7,7 +7,7 @@ import { DECLINED_CARDS, type FakeAsaas, startFakeAsaas } from '../fakes/asaas.t
 import { signupCreator } from '../setup/actors.ts'
 import { openBrowser, screenshot, screenshotName } from '../setup/browser.ts'
 import { asaasEnv } from '../setup/gateway-env.ts'
-import { createProduct } from '../setup/purchase.ts'
+import { checkout, createProduct } from '../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../setup/service.ts'
 import { contrastFailures, focusedId } from './a11y.ts'
 import { fillBuyer } from './checkout-fixtures.ts'
@@ -115,5 +115,17 @@ describe(`checkout page with Asaas (${engine})`, () => {
     // The card is Asaas' to keep, not ours: no table holds its number.
     const rows = JSON.stringify(await svc.deps.db.selectFrom('charges').selectAll().execute())
     expect(rows).not.toContain('4111111111111111')
+  })
+  it("gives a boleto's pdf_url as Asaas' bankSlipUrl, which serves the PDF", async () => {
+    const created = await checkout(svc.api, product.id, { payment_method: 'boleto' })
+    expect(created.status).toBe(201)
+    const { pdf_url, url } = created.body.boleto
+    expect(pdf_url).toMatch(/\/b\/pdf\/\w+$/)
+    expect(new URL(pdf_url).origin).toBe(new URL(fake.url).origin)
+    expect(url).toBe(pdf_url)
+    const pdf = await fetch(pdf_url)
+    expect(pdf.status).toBe(200)
+    expect(pdf.headers.get('content-type')).toBe('application/pdf')
+    expect(Buffer.from(await pdf.arrayBuffer()).toString('latin1')).toMatch(/^%PDF-1\.4/)
   })
 })

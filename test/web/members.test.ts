@@ -36,7 +36,7 @@ describe(`members area, logged out (${engine})`, () => {
       await page.goto(link.replace(/^http:\/\/localhost:\d+/, svc.url))
       await page.getByRole('button', { name: 'Entrar na área de membros' }).click()
       await page.waitForURL((url) => url.pathname === '/members')
-      expect(await page.locator('h1').textContent()).toBe('Meus produtos')
+      await page.getByRole('heading', { name: 'Meus produtos' }).waitFor()
     } finally {
       await browser.close('members-link')
     }

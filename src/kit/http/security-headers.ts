@@ -11,10 +11,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { SESSION_COOKIE } from './auth.ts'
 import { carriesCapability } from './capability-urls.ts'
 
-/** Origins one checkout page adds to its policy: a gateway's card script and its API. */
+/**
+ * Origins one checkout page adds to its policy: a gateway's card script and its API, and the
+ * host of the product's image (an https URL the creator gave; an image cannot run anything).
+ */
 export interface PageOrigins {
   script: string[]
   connect: string[]
+  img?: string[]
 }
 const pageOrigins = new WeakMap<FastifyReply, PageOrigins>()
 
@@ -34,7 +38,7 @@ const pagePolicy = (extra: PageOrigins = { script: [], connect: [] }) =>
     "default-src 'self'",
     ["script-src 'self'", ...extra.script].join(' '),
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    ["img-src 'self' data:", ...(extra.img ?? [])].join(' '),
     ["connect-src 'self'", ...extra.connect].join(' '),
     "form-action 'self'",
     "base-uri 'self'",

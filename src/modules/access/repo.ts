@@ -1,9 +1,33 @@
-import type { Insertable } from 'kysely'
+import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 
 export const accessRepo = {
+  /**
+   * The access of an order and the buyer's membership of the account in one statement (one
+   * access per order, unique index: a repeated grant returns undefined and enrols no one).
+   */
+  async insertGrantAndMember(
+    db: Executor,
+    row: Omit<Selectable<DB['access_grants']>, 'revoked_at' | 'revoke_reason'>,
+  ): Promise<Selectable<DB['access_grants']> | undefined> {
+    const { rows } = await sql<Selectable<DB['access_grants']>>`
+      WITH grant_row AS (
+        INSERT INTO access_grants (id, account_id, buyer_id, product_id, order_id, status, granted_at)
+        VALUES (${row.id}, ${row.account_id}, ${row.buyer_id}, ${row.product_id}, ${row.order_id},
+          ${row.status}, ${row.granted_at})
+        ON CONFLICT (order_id) DO NOTHING
+        RETURNING *
+      ), member AS (
+        INSERT INTO members (account_id, buyer_id, created_at)
+        SELECT account_id, buyer_id, granted_at FROM grant_row
+        ON CONFLICT DO NOTHING
+      )
+      SELECT * FROM grant_row`.execute(db)
+    return rows[0]
+  },
+
   /** One access per order (unique index): a repeated grant returns undefined. */
   insertGrant(db: Executor, row: Insertable<DB['access_grants']>) {
     return db

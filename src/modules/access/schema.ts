@@ -3,7 +3,7 @@ import { z } from 'zod'
 export const AccessOut = z.object({
   id: z.string(),
   product_id: z.string(),
-  order_id: z.string(),
+  order_id: z.string().nullable().describe('null for an access granted by hand'),
   status: z.enum(['active', 'revoked']),
   granted_at: z.string(),
   revoked_at: z.string().nullable(),
@@ -21,4 +21,4 @@ export type MemberOut = z.infer<typeof MemberOut>
 export const RevokeParams = z.object({ id: z.uuid(), access_id: z.uuid() })
 export const RevokeBody = z
   .object({ reason: z.string().trim().min(1).max(500).optional() })
-  .optional()
+  .nullish()

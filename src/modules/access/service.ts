@@ -13,18 +13,23 @@ import type { MemberOut } from './schema.ts'
 type Ctx = { clock: Clock }
 type Grant = DB['access_grants']
 
+type NewEvent = Parameters<typeof emitEvents>[3][number]
+
 /**
  * Unlocks the product of a paid order: one access record per order (a repeat is a no-op
- * returning null), the buyer enrolled as the account's member, `member.enrolled` and
- * `access.granted` in the outbox.
+ * returning null; a hand grant has no order, `orderId` null), the buyer enrolled as the
+ * account's member, `member.enrolled` and `access.granted` in the outbox. `before`: the caller's
+ * events to write first, in the same statement (a paid order's `order.paid`); written even when
+ * the grant is a repeat.
  */
 export async function grantAccess(
   tx: Tx,
   ctx: Ctx,
-  input: { accountId: string; buyerId: string; productId: string; orderId: string },
+  input: { accountId: string; buyerId: string; productId: string; orderId: string | null },
+  before: NewEvent[] = [],
 ): Promise<Grant | null> {
   const now = ctx.clock.now()
-  const grant = await repo.insertGrant(tx, {
+  const grant = await repo.insertGrantAndMember(tx, {
     id: uuidv7(now.getTime()),
     account_id: input.accountId,
     buyer_id: input.buyerId,
@@ -33,12 +38,10 @@ export async function grantAccess(
     status: 'active',
     granted_at: now,
   })
-  if (!grant) return null
-  await repo.insertMember(tx, {
-    account_id: input.accountId,
-    buyer_id: input.buyerId,
-    created_at: now,
-  })
+  if (!grant) {
+    if (before.length) await emitEvents(tx, ctx, input.accountId, before)
+    return null
+  }
   const ids = {
     buyer_id: input.buyerId,
     product_id: input.productId,
@@ -46,6 +49,7 @@ export async function grantAccess(
     access_id: grant.id,
   }
   await emitEvents(tx, ctx, input.accountId, [
+    ...before,
     { type: 'member.enrolled', data: ids },
     {
       type: 'access.granted',

@@ -17,3 +17,7 @@ export const PASSWORD_CHANGES_PER_USER = rateLimit('password-user', 10, 15 * MIN
 export const LOGIN_LINKS_PER_EMAIL = rateLimit('login-link-email', 3, 15 * MINUTE)
 /** Log-in link requests from one IP, whatever the e-mails. */
 export const LOGIN_LINKS_PER_IP = rateLimit('login-link-ip', 20, HOUR)
+/** Password-reset mails to one address: the same budget as log-in links, its own bucket. */
+export const RESET_LINKS_PER_EMAIL = rateLimit('reset-link-email', 3, 15 * MINUTE)
+/** Password-reset requests from one IP, whatever the e-mails. */
+export const RESET_LINKS_PER_IP = rateLimit('reset-link-ip', 20, HOUR)

@@ -4,21 +4,27 @@ import { z } from 'zod'
 import { hashPassword, sha256Hex, verifyPassword } from '../../kit/crypto.ts'
 import { type Tx, withTx } from '../../kit/db.ts'
 import { Forbidden, NotFound } from '../../kit/errors.ts'
-import { sessionToken } from '../../kit/http/auth.ts'
+import { sessionToken, setSessionCookies } from '../../kit/http/auth.ts'
 import { actorOf } from '../../kit/http/guard.ts'
-import { hit } from '../../kit/rate-limit.ts'
+import { hit, hitEach } from '../../kit/rate-limit.ts'
 import type { RouteModule } from '../../routes.ts'
-import { PASSWORD_CHANGES_PER_USER } from './limits.ts'
+import { PASSWORD_CHANGES_PER_USER, RESET_LINKS_PER_EMAIL, RESET_LINKS_PER_IP } from './limits.ts'
+import { completePasswordReset, requestPasswordReset } from './password-reset.ts'
 import { accountsRepo as repo } from './repo.ts'
+import { LoginLinkBody, SessionOut } from './schema.ts'
 
 export const WRONG_PASSWORD = 'Senha atual incorreta'
 /** The members-area page where the password is set (invitation links land there). */
 export const PASSWORD_PAGE = '/members/senha'
 
+const NewPassword = z.string().min(8, 'A senha precisa ter pelo menos 8 caracteres').max(200)
+
 const PasswordBody = z.object({
-  password: z.string().min(8, 'A senha precisa ter pelo menos 8 caracteres').max(200),
+  password: NewPassword,
   current_password: z.string().max(200).optional(),
 })
+
+const ResetBody = z.object({ token: z.string().min(1).max(200), password: NewPassword })
 
 /**
  * Sets the password and ends every other session of the user (whoever else holds one — a
@@ -41,6 +47,58 @@ export async function setPassword(
 }
 
 export const passwordRoutes: RouteModule = (app, deps) => {
+  const cookies = { secure: deps.config.baseUrl.startsWith('https://') }
+
+  app.post(
+    '/api/auth/password-reset',
+    {
+      config: { guard: 'public' },
+      schema: {
+        tags: ['accounts'],
+        operationId: 'requestPasswordReset',
+        summary: 'E-mail a password-reset link',
+        description: `E-mails a one-time link (1 hour) to the set-password form when a user has this e-mail. Always 202, so the answer tells nothing about which e-mails exist. ${RESET_LINKS_PER_EMAIL.limit} per 15 minutes per e-mail, ${RESET_LINKS_PER_IP.limit} per hour per IP.`,
+        body: LoginLinkBody,
+        response: { 202: z.object({ accepted: z.literal(true) }) },
+        errors: [429],
+      },
+    },
+    async (request, reply) => {
+      await hitEach(deps.db, deps.clock, [
+        [RESET_LINKS_PER_EMAIL, request.body.email],
+        [RESET_LINKS_PER_IP, request.ip],
+      ])
+      await withTx(deps.db, (tx) => requestPasswordReset(tx, deps, request.body.email))
+      return reply.code(202).send({ accepted: true as const })
+    },
+  )
+
+  app.post(
+    '/api/auth/password-reset/complete',
+    {
+      config: { guard: 'public' },
+      schema: {
+        tags: ['accounts'],
+        operationId: 'completePasswordReset',
+        summary: 'Set a new password with a reset link',
+        description:
+          "Spends the e-mailed link's token, sets the new password, ends every session of the user and logs the caller in (session cookie and `csrf_token`). A used or expired token is a 400.",
+        body: ResetBody,
+        response: { 200: SessionOut },
+      },
+    },
+    async (request, reply) => {
+      const { user, session } = await withTx(deps.db, (tx) =>
+        completePasswordReset(tx, deps, request.body),
+      )
+      setSessionCookies(reply, session, cookies)
+      return {
+        user: { id: user.id, name: user.name, email: user.email },
+        csrf_token: session.csrfToken,
+      }
+    },
+  )
+
   app.post(
     '/api/auth/password',
     {

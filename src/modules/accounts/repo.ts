@@ -3,6 +3,23 @@ import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 
 export const accountsRepo = {
+  findSettings(db: Executor, accountId: string) {
+    return db
+      .selectFrom('accounts')
+      .select('sale_notifications')
+      .where('id', '=', accountId)
+      .executeTakeFirst()
+  },
+
+  setSaleNotifications(db: Executor, accountId: string, on: boolean) {
+    return db
+      .updateTable('accounts')
+      .set({ sale_notifications: on })
+      .where('id', '=', accountId)
+      .returning('sale_notifications')
+      .executeTakeFirst()
+  },
+
   findUserByEmail(db: Executor, email: string) {
     return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()
   },
@@ -167,6 +184,25 @@ export const accountsRepo = {
       .where('token_hash', '=', tokenHash)
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
+      .executeTakeFirst()
+  },
+
+  /** Any link row of this hash, used or not (a spent member link is one). */
+  findLoginLink(db: Executor, tokenHash: string) {
+    return db
+      .selectFrom('login_links')
+      .select('used_at')
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst()
+  },
+
+  /** Records a stateless link as spent; undefined when it already was (one use). */
+  insertSpentLoginLink(db: Executor, row: Insertable<DB['login_links']>) {
+    return db
+      .insertInto('login_links')
+      .values(row)
+      .onConflict((oc) => oc.column('token_hash').doNothing())
+      .returning('user_id')
       .executeTakeFirst()
   },
 

@@ -225,6 +225,11 @@ export async function findUser(db: Executor, id: string) {
   return { name: user.name, email: user.email }
 }
 
+/** Whether the user has set a password (changing it then asks for the current one). */
+export async function hasPassword(db: Executor, id: string) {
+  return Boolean((await repo.findUserById(db, id))?.password_hash)
+}
+
 /** Names and e-mails of users, for other modules' listings (members). */
 export async function usersByIds(db: Executor, ids: string[]) {
   const rows = await repo.findUsersByIds(db, ids)
@@ -235,15 +240,15 @@ export async function usersByIds(db: Executor, ids: string[]) {
 export const ACCESS_LINK_MS = 7 * 86_400_000
 
 /**
- * A one-time log-in link for the members area. Opening it only shows a button; the button's
- * POST spends it (`consumeLoginLink`), so mail scanners that open links do not burn it.
+ * A one-time log-in token (only its hash is stored). Opening a page that carries it only shows
+ * a button or a form; their POST spends it, so mail scanners that open links do not burn it.
  */
-export async function createLoginLink(
+export async function createLoginToken(
   tx: Tx,
-  ctx: Ctx & { config: { baseUrl: string } },
+  ctx: Ctx,
   userId: string,
   lifetimeMs = ACCESS_LINK_MS,
-) {
+): Promise<string> {
   const token = randomToken(32)
   const now = ctx.clock.now()
   await repo.insertLoginLink(tx, {
@@ -252,6 +257,17 @@ export async function createLoginLink(
     created_at: now,
     expires_at: new Date(now.getTime() + lifetimeMs),
   })
+  return token
+}
+
+/** A one-time log-in link for the members area (`consumeLoginLink` spends it). */
+export async function createLoginLink(
+  tx: Tx,
+  ctx: Ctx & { config: { baseUrl: string } },
+  userId: string,
+  lifetimeMs = ACCESS_LINK_MS,
+) {
+  const token = await createLoginToken(tx, ctx, userId, lifetimeMs)
   return `${ctx.config.baseUrl}/members/login?token=${token}`
 }
 

@@ -55,4 +55,8 @@ export const couponsRepo = {
       .where('redemptions', '>', 0)
       .execute()
   },
+
+  deleteOf(db: Executor, productId: string) {
+    return db.deleteFrom('coupons').where('product_id', '=', productId).execute()
+  },
 }

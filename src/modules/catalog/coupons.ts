@@ -44,7 +44,9 @@ export async function createCoupon(
   if (!(await catalogRepo.findProduct(tx, accountId, productId)))
     throw new NotFound('Produto não encontrado')
   if ((input.percent_off === undefined) === (input.amount_off === undefined)) {
-    throw new BadRequest('Informe percent_off ou amount_off (um dos dois)')
+    throw new BadRequest(
+      'Informe o desconto em % (percent_off) ou em R$ (amount_off), só um dos dois',
+    )
   }
   const now = ctx.clock.now()
   const row = await repo.insert(tx, {
@@ -66,6 +68,11 @@ export async function listCoupons(db: Executor, accountId: string, productId: st
   if (!(await catalogRepo.findProduct(db, accountId, productId)))
     throw new NotFound('Produto não encontrado')
   return (await repo.listOf(db, productId)).map(couponOut)
+}
+
+/** A product deleted for good takes its coupons along (without orders, none was ever redeemed). */
+export async function deleteCouponsOf(tx: Tx, productId: string) {
+  await repo.deleteOf(tx, productId)
 }
 
 /**

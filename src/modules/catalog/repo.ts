@@ -63,6 +63,19 @@ export const catalogRepo = {
     return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst()
   },
 
+  /**
+   * The selling account's name, shown on its checkout ("Vendido por"). The one read of another
+   * domain's table here: a storefront names its seller, and only the name leaves.
+   */
+  sellerName(db: Executor, accountId: string) {
+    return db
+      .selectFrom('accounts')
+      .select('name')
+      .where('id', '=', accountId)
+      .executeTakeFirst()
+      .then((row) => row?.name ?? null)
+  },
+
   findProductBySlug(db: Executor, slug: string) {
     return db.selectFrom('products').selectAll().where('slug', '=', slug).executeTakeFirst()
   },
@@ -73,6 +86,26 @@ export const catalogRepo = {
       .selectAll()
       .where('account_id', '=', accountId)
       .$call(newestFirst(window, { table: 'products', scope: { account_id: accountId } }))
+      .execute()
+  },
+
+  /** Every product of the account, id and name only, by name (pages that name products). */
+  productNames(db: Executor, accountId: string) {
+    return db
+      .selectFrom('products')
+      .select(['id', 'name'])
+      .where('account_id', '=', accountId)
+      .orderBy('name')
+      .execute()
+  },
+
+  /** Every plan of the account's products, archived ones too (old orders name them). */
+  planNames(db: Executor, accountId: string) {
+    return db
+      .selectFrom('plans')
+      .innerJoin('products', 'products.id', 'plans.product_id')
+      .select(['plans.id', 'plans.name'])
+      .where('products.account_id', '=', accountId)
       .execute()
   },
 

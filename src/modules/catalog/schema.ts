@@ -2,6 +2,11 @@ import { z } from 'zod'
 import { Brl, Percent } from '../../kit/http/schemas.ts'
 
 const url = z.url({ protocol: /^https?$/ }).max(2000)
+/** Shown on the checkout, which is https in production: an http image would be mixed content. */
+const imageUrl = z
+  .url({ protocol: /^https$/ })
+  .max(2000)
+  .describe('The product image shown on the checkout: an https URL, at most 2,000 characters')
 
 export const PlanIn = z.object({
   name: z.string().trim().min(1).max(120),
@@ -39,6 +44,7 @@ export const CreateProductBody = z.object({
   description: z.string().max(10_000).optional(),
   success_url: url.optional(),
   delivery_url: url.optional(),
+  image_url: imageUrl.optional(),
   guarantee_days: z.number().int().min(0).max(365).optional(),
   plans: z.array(PlanIn).min(1).max(20),
   payment_methods: PaymentMethods.optional(),
@@ -53,6 +59,7 @@ export const PatchProductBody = z
     description: z.string().max(10_000).nullable(),
     success_url: url.nullable(),
     delivery_url: url.nullable(),
+    image_url: imageUrl.nullable(),
     guarantee_days: z.number().int().min(0).max(365),
     status: z.enum(['active', 'archived']),
     payment_methods: PaymentMethods,
@@ -83,6 +90,7 @@ export const ProductOut = z.object({
   description: z.string().nullable(),
   success_url: z.string().nullable(),
   delivery_url: z.string().nullable(),
+  image_url: z.string().nullable(),
   guarantee_days: z.number(),
   status: z.enum(['active', 'archived']),
   plans: z.array(PlanOut),

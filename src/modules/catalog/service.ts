@@ -7,7 +7,9 @@ import { type PageQuery, pageWindow, toPage } from '../../kit/http/pagination.ts
 import { iso } from '../../kit/http/schemas.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { toBrl, toCents } from '../../kit/money.ts'
+import { hasSessionsForProduct } from '../checkout/sessions.ts'
 import { hasOrdersForProduct } from '../orders/service.ts'
+import { deleteCouponsOf } from './coupons.ts'
 import { type PlanRow, type ProductRow, catalogRepo as repo } from './repo.ts'
 import type { CreateProductInput, PatchProductInput, ProductOut } from './schema.ts'
 
@@ -73,6 +75,7 @@ export function productOut(ctx: Ctx, product: ProductRow, plans: PlanRow[]): Pro
     description: product.description,
     success_url: product.success_url,
     delivery_url: product.delivery_url,
+    image_url: product.image_url,
     guarantee_days: product.guarantee_days,
     status: product.status,
     payment_methods: product.payment_methods,
@@ -109,6 +112,7 @@ export async function createProduct(
     description: input.description ?? null,
     success_url: input.success_url ?? null,
     delivery_url: input.delivery_url ?? null,
+    image_url: input.image_url ?? null,
     guarantee_days: input.guarantee_days ?? 7,
     payment_methods: DEFAULT_METHODS[input.billing],
     max_installments: DEFAULT_MAX_INSTALLMENTS[input.billing],
@@ -138,6 +142,16 @@ export async function listProducts(db: Executor, ctx: Ctx, accountId: string, qu
     rows.slice(0, query.limit).map((r) => r.id),
   )
   return toPage(rows, query, (row) => productOut(ctx, row, plans))
+}
+
+/** Product id → name for every product of the account: lists that show product names. */
+export async function productNames(db: Executor, accountId: string): Promise<Map<string, string>> {
+  return new Map((await repo.productNames(db, accountId)).map((p) => [p.id, p.name]))
+}
+
+/** Plan id → name for every plan of the account's products, archived ones included. */
+export async function planNames(db: Executor, accountId: string): Promise<Map<string, string>> {
+  return new Map((await repo.planNames(db, accountId)).map((p) => [p.id, p.name]))
 }
 
 export async function getProduct(db: Executor, ctx: Ctx, accountId: string, id: string) {
@@ -190,14 +204,18 @@ export async function patchProduct(
   return productOut(ctx, product, await repo.plansOf(tx, [id]))
 }
 
-/** Products with orders are archived (their history must stay); others are deleted. */
+/**
+ * Products with orders, or that buyers began to check out, are archived (their history must
+ * stay); others are deleted with their coupons (affiliates and co-producers cascade).
+ */
 export async function deleteProduct(tx: Tx, ctx: Ctx, accountId: string, id: string) {
   const product = await repo.findProduct(tx, accountId, id)
   if (!product) throw new NotFound('Produto não encontrado')
-  if (await hasOrdersForProduct(tx, id)) {
+  if ((await hasOrdersForProduct(tx, id)) || (await hasSessionsForProduct(tx, id))) {
     await repo.updateProduct(tx, accountId, id, { status: 'archived', updated_at: ctx.clock.now() })
     return 'archived' as const
   }
+  await deleteCouponsOf(tx, id)
   await repo.deletePlansOf(tx, id)
   await repo.deleteProduct(tx, accountId, id)
   return 'deleted' as const
@@ -218,6 +236,13 @@ export async function findBySlug(db: Executor, slug: string) {
   const product = (await repo.findProductBySlug(db, slug)) as ProductRow | undefined
   if (product?.status !== 'active') return null
   return { product, plans: await repo.plansOf(db, [product.id]) }
+}
+
+/** What the hosted checkout shows: the active product, its plans and its seller's name. */
+export async function storefrontBySlug(db: Executor, slug: string) {
+  const found = await findBySlug(db, slug)
+  if (!found) return null
+  return { ...found, sellerName: await repo.sellerName(db, found.product.account_id) }
 }
 
 /** Any plan by id, archived or not (what an existing order or subscription was sold on). */

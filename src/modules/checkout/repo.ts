@@ -70,4 +70,14 @@ export const checkoutRepo = {
       .where('id', '=', id)
       .execute()
   },
+
+  async existsForProduct(db: Executor, productId: string) {
+    const row = await db
+      .selectFrom('checkout_sessions')
+      .select('id')
+      .where('product_id', '=', productId)
+      .limit(1)
+      .executeTakeFirst()
+    return Boolean(row)
+  },
 }

@@ -99,7 +99,13 @@ export const CheckoutOut = z.object({
       digitable_line: z.string(),
       due_date: z.string(),
       barcode_image: z.string().describe('ITF barcode as an SVG data URL'),
-      url: z.string().nullable().describe("The gateway's printable boleto, when it has one"),
+      pdf_url: z
+        .string()
+        .nullable()
+        .describe(
+          "The gateway's printable boleto (PDF), when it gives one: Asaas `bankSlipUrl`, Mercado Pago `transaction_details.external_resource_url`, the sandbox's /sandbox/boletos/{charge_id}.pdf",
+        ),
+      url: z.string().nullable().describe('The same as `pdf_url` (kept for older clients)'),
     })
     .nullable(),
   card: z.object({ status: z.string(), last4: z.string() }).nullable(),

@@ -205,6 +205,7 @@ export async function createCheckout(
           digitable_line: charge.boleto.digitableLine,
           due_date: charge.boleto.dueDate,
           barcode_image: barcodeSvgDataUrl(charge.boleto.barcode),
+          pdf_url: charge.boleto.url,
           url: charge.boleto.url,
         }
       : null,

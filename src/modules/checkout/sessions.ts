@@ -68,6 +68,10 @@ export async function updateSession(
   return updated!
 }
 
+/** Whether buyers began checking the product out (their sessions keep it from being deleted). */
+export const hasSessionsForProduct = (db: Executor, productId: string) =>
+  repo.existsForProduct(db, productId)
+
 /** For pre-filling the hosted checkout from `?session=<id>`. */
 export const findSession = (db: Executor, id: string) => repo.findSession(db, id)
 

@@ -43,7 +43,10 @@ async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number
     limit: BATCH,
     leaseMs: LEASE_MS,
   })
-  await Promise.all(
+  // Sent mails are marked in one statement at the end of the pass (not one each): a pass ends
+  // within the lease (the SMTP time-outs see to it), so this is as safe as marking each at once.
+  const sent: string[] = []
+  const results = await Promise.allSettled(
     mails.map(async (mail) => {
       try {
         await transport.send({
@@ -52,7 +55,7 @@ async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number
           text: mail.text_body,
           html: mail.html_body,
         })
-        await repo.markSent(deps.db, mail.id, deps.clock.now())
+        sent.push(mail.id)
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error)
         const next =
@@ -67,5 +70,8 @@ async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number
       }
     }),
   )
+  if (sent.length) await repo.markSent(deps.db, sent, deps.clock.now())
+  const failed = results.find((r) => r.status === 'rejected')
+  if (failed) throw failed.reason
   return mails.length
 }

@@ -1,22 +1,23 @@
-import type { Insertable } from 'kysely'
+import { type Insertable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 
 export const emailRepo = {
   /** A repeated dedupe key is a no-op: one delivery e-mail per order, whatever retries. */
-  insert(db: Executor, row: Insertable<DB['emails']>) {
+  insert(db: Executor, rows: Insertable<DB['emails']>[]) {
     return db
       .insertInto('emails')
-      .values(row)
+      .values(rows)
       .onConflict((oc) => oc.column('dedupe_key').doNothing())
       .execute()
   },
 
-  markSent(db: Executor, id: string, now: Date) {
+  /** One array parameter: the same statement whatever the batch's size. */
+  markSent(db: Executor, ids: string[], now: Date) {
     return db
       .updateTable('emails')
       .set({ status: 'sent', sent_at: now, locked_until: null, last_error: null })
-      .where('id', '=', id)
+      .where('id', '=', sql<string>`ANY(${ids}::uuid[])`)
       .execute()
   },
 

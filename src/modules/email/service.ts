@@ -11,23 +11,30 @@ export interface Mail {
 }
 
 /** Queues a mail in the caller's transaction: it exists exactly when the change does. */
-export async function queueEmail(
-  tx: Tx,
-  ctx: { clock: Clock },
-  input: Mail & { dedupeKey?: string },
-) {
+export function queueEmail(tx: Tx, ctx: { clock: Clock }, input: QueuedMail) {
+  return queueEmails(tx, ctx, [input])
+}
+
+export type QueuedMail = Mail & { dedupeKey?: string }
+
+/** Several mails in one statement (a paid order's delivery mail and its sale notification). */
+export async function queueEmails(tx: Tx, ctx: { clock: Clock }, mails: QueuedMail[]) {
+  if (mails.length === 0) return
   const now = ctx.clock.now()
-  await repo.insert(tx, {
-    id: uuidv7(now.getTime()),
-    dedupe_key: input.dedupeKey ?? null,
-    to_address: input.to.toLowerCase(),
-    subject: input.subject,
-    text_body: input.text,
-    html_body: input.html,
-    status: 'pending',
-    next_attempt_at: now,
-    created_at: now,
-  })
+  await repo.insert(
+    tx,
+    mails.map((input) => ({
+      id: uuidv7(now.getTime()),
+      dedupe_key: input.dedupeKey ?? null,
+      to_address: input.to.toLowerCase(),
+      subject: input.subject,
+      text_body: input.text,
+      html_body: input.html,
+      status: 'pending' as const,
+      next_attempt_at: now,
+      created_at: now,
+    })),
+  )
 }
 
 export function listEmails(db: Executor, filter: { to?: string | undefined; limit: number }) {

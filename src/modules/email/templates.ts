@@ -6,6 +6,53 @@ import type { Mail } from './service.ts'
 
 type Rendered = Omit<Mail, 'to'>
 
+const METHOD_LABELS = { pix: 'PIX', card: 'Cartão de crédito', boleto: 'Boleto' } as const
+
+/** To the account's owner when an order is paid (issue 12: sale notifications). */
+export function saleNotificationEmail(input: {
+  ownerName: string
+  productName: string
+  amountCents: number
+  buyerName: string
+  buyerEmail: string
+  method: keyof typeof METHOD_LABELS
+  installments: number
+  renewal: boolean
+  orderUrl: string
+}): Rendered {
+  const amount = formatBrl(input.amountCents)
+  const subject = `Venda aprovada: ${input.productName} — ${amount}`
+  const method =
+    input.method === 'card' && input.installments > 1
+      ? `${METHOD_LABELS.card} em ${input.installments}x`
+      : METHOD_LABELS[input.method]
+  const hello = input.ownerName ? `Olá, ${input.ownerName}!` : 'Olá!'
+  const what = input.renewal ? 'Uma assinatura foi renovada' : 'Você fez uma venda'
+  const text = `${hello}
+
+${what}: "${input.productName}", ${amount}.
+
+Comprador: ${input.buyerName} (${input.buyerEmail})
+Forma de pagamento: ${method}
+
+Ver o pedido: ${input.orderUrl}
+
+Para deixar de receber estes avisos, desative as notificações de venda nas configurações da conta.
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>${hello}</p>
+<p>${what}: <strong>${input.productName}</strong>, <strong>${amount}</strong>.</p>
+<p>Comprador: ${input.buyerName} (${input.buyerEmail})<br>Forma de pagamento: ${method}</p>
+${button(input.orderUrl, 'Ver o pedido')}
+<p style="color:#666;font-size:13px">Para deixar de receber estes avisos, desative as notificações de venda nas configurações da conta.</p>`,
+    ),
+  }
+}
+
 function layout(title: string, body: Safe): string {
   return html`<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>${title}</title></head>
 <body style="margin:0;background:#f6f6f8;font-family:Arial,Helvetica,sans-serif;color:#1d1d1f">
@@ -376,6 +423,32 @@ Chave Pix: ${input.maskedPixKey}
       html`<p>Olá, ${input.name}!</p>
 <p>${news}</p>
 <p>Valor: <strong>${formatBrl(input.amountCents)}</strong><br>Chave Pix: ${input.maskedPixKey}</p>`,
+    ),
+  }
+}
+
+/** "Esqueci minha senha": a one-time link to the set-password form (it lives an hour). */
+export function passwordResetEmail(input: { name: string; resetUrl: string }): Rendered {
+  const subject = 'Redefinição de senha da Vitrine'
+  const text = `Olá, ${input.name}!
+
+Você pediu para redefinir sua senha da Vitrine.
+
+Crie uma nova senha por este link (vale por 1 hora e pode ser usado uma vez):
+${input.resetUrl}
+
+Se não foi você, ignore este e-mail: sua senha continua a mesma.
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>Olá, ${input.name}!</p>
+<p>Você pediu para redefinir sua senha da Vitrine.</p>
+${button(input.resetUrl, 'Criar nova senha')}
+<p style="color:#666;font-size:13px">O link vale por 1 hora e pode ser usado uma vez.
+Se não foi você, ignore este e-mail: sua senha continua a mesma.</p>`,
     ),
   }
 }

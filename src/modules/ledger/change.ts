@@ -166,20 +166,18 @@ export class MoneyChange {
         counters: this.creators.get(accountId) ?? NO_CREATOR,
       })),
     )
-    const posted = await repo.insertPosting(tx, {
-      id,
-      kind: ref.kind,
-      account_id: ref.accountId ?? null,
-      order_id: ref.orderId ?? null,
-      refund_id: ref.refundId ?? null,
-      withdrawal_id: ref.withdrawalId ?? null,
-      created_at: now,
-    })
-    if (!posted) throw new Error(`ledger: ${ref.kind} was already posted for this fact`)
-    await repo.insertEntries(
+    const posted = await repo.insertPostingWithEntries(
       tx,
+      {
+        id,
+        kind: ref.kind,
+        account_id: ref.accountId ?? null,
+        order_id: ref.orderId ?? null,
+        refund_id: ref.refundId ?? null,
+        withdrawal_id: ref.withdrawalId ?? null,
+        created_at: now,
+      },
       entries.map((e) => ({
-        posting_id: id,
         book: e.book,
         holder_id: e.holderId,
         account_id: e.accountId,
@@ -188,6 +186,7 @@ export class MoneyChange {
         created_at: now,
       })),
     )
+    if (!posted) throw new Error(`ledger: ${ref.kind} was already posted for this fact`)
     for (const [userId, d] of this.holders.affiliate) {
       await repo.addCounters(tx, 'affiliate_balances', userId, d)
     }

@@ -128,6 +128,39 @@ export const ledgerRepo = {
   },
 
   /** Undefined when this fact was already posted. */
+  /**
+   * A posting and its entries in one statement; false (nothing written) when the fact was
+   * posted already (the posting's unique index). The entries' triggers run as before.
+   */
+  async insertPostingWithEntries(
+    db: Executor,
+    row: Selectable<DB['ledger_postings']>,
+    entries: Omit<Insertable<DB['ledger_entries']>, 'posting_id'>[],
+  ): Promise<boolean> {
+    if (!entries.length) return Boolean(await this.insertPosting(db, row))
+    const values = entries.map(
+      (e) =>
+        sql`(${e.book}::text, ${e.holder_id ?? null}::uuid, ${e.account_id}::uuid, ${e.amount_cents}::int8, ${e.slot ?? 0}::smallint, ${e.created_at}::timestamptz)`,
+    )
+    const { rows } = await sql<{ posted: number }>`
+      WITH posting AS (
+        INSERT INTO ledger_postings (id, kind, account_id, order_id, refund_id, withdrawal_id, created_at)
+        VALUES (${row.id}, ${row.kind}, ${row.account_id}, ${row.order_id}, ${row.refund_id},
+          ${row.withdrawal_id}, ${row.created_at})
+        ON CONFLICT DO NOTHING
+        RETURNING id
+      ), entry AS (
+        INSERT INTO ledger_entries (posting_id, book, holder_id, account_id, amount_cents, slot, created_at)
+        SELECT posting.id, v.book, v.holder_id, v.account_id, v.amount_cents, v.slot, v.created_at
+        FROM posting, (VALUES ${sql.join(values)}) AS v (book, holder_id, account_id, amount_cents, slot, created_at)
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM posting)::int AS posted, (SELECT count(*) FROM entry)::int AS entries`.execute(
+      db,
+    )
+    return rows[0]!.posted > 0
+  },
+
   insertPosting(db: Executor, row: Insertable<DB['ledger_postings']>) {
     return db
       .insertInto('ledger_postings')
@@ -135,11 +168,6 @@ export const ledgerRepo = {
       .onConflict((oc) => oc.doNothing())
       .returning('id')
       .executeTakeFirst()
-  },
-
-  insertEntries(db: Executor, rows: Insertable<DB['ledger_entries']>[]) {
-    if (!rows.length) return Promise.resolve()
-    return db.insertInto('ledger_entries').values(rows).execute()
   },
 
   insertShares(db: Executor, rows: Insertable<DB['order_shares']>[]) {

@@ -82,8 +82,14 @@ async function rebalanceAll(tx: Tx, change: MoneyChange, shares: ShareRow[]) {
  * keeps the rest. A holder's debt (money withdrawn from reversed shares) is absorbed first.
  * The affiliate hears `affiliate.commission_earned`.
  */
-export async function postSale(tx: Tx, ctx: Ctx, order: Order): Promise<void> {
-  const pending = await repo.sharesOfOrder(tx, order.id, 'pending')
+export async function postSale(
+  tx: Tx,
+  ctx: Ctx,
+  order: Order,
+  /** False when the caller knows the order has no pending share (no read then). */
+  hasShares = true,
+): Promise<void> {
+  const pending = hasShares ? await repo.sharesOfOrder(tx, order.id, 'pending') : []
   const change = await MoneyChange.begin(tx, holdersOf(pending))
   const now = ctx.clock.now()
   // Shares are written only with their order, and the caller locked the order: with none

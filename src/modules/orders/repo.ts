@@ -5,6 +5,20 @@ import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 import type { OrderListQuery } from './schema.ts'
 
 export type OrderRow = Selectable<DB['orders']>
+/** The list's filters without its paging: what the CSV export reads in batches. */
+export type OrderFilters = Omit<OrderListQuery, 'page' | 'limit' | 'starting_after'>
+
+/** An account's orders matching the list's filters, as a query to page or batch. */
+function matching(db: Executor, accountId: string, f: OrderFilters) {
+  let query = db.selectFrom('orders').selectAll().where('account_id', '=', accountId)
+  if (f.status) query = query.where('status', '=', f.status)
+  if (f.payment_method) query = query.where('payment_method', '=', f.payment_method)
+  if (f.product_id) query = query.where('product_id', '=', f.product_id)
+  if (f.buyer_email) query = query.where('buyer_email', '=', f.buyer_email)
+  if (f.created_from) query = query.where('created_at', '>=', new Date(f.created_from))
+  if (f.created_to) query = query.where('created_at', '<', new Date(f.created_to))
+  return query
+}
 
 export const ordersRepo = {
   insert(db: Executor, row: Insertable<DB['orders']>) {
@@ -54,6 +68,47 @@ export const ordersRepo = {
       .executeTakeFirst()
   },
 
+  /**
+   * pending → paid, and in the same statement what the sale notification needs (the account's
+   * setting and its owner's address: a join, not a lock; only the order row is locked) and
+   * whether the order has shares pending (the sale posting skips reading them when not).
+   */
+  markPaid(db: Executor, id: string, paidAt: Date) {
+    return db
+      .updateTable('orders')
+      .from('accounts')
+      .set({ status: 'paid', paid_at: paidAt, updated_at: paidAt })
+      .whereRef('accounts.id', '=', 'orders.account_id')
+      .where('orders.id', '=', id)
+      .where('orders.status', '=', 'pending')
+      .returningAll('orders')
+      .returning((eb) => {
+        const owner = eb
+          .selectFrom('account_users')
+          .innerJoin('users', 'users.id', 'account_users.user_id')
+          .whereRef('account_users.account_id', '=', 'orders.account_id')
+          .where('account_users.role', '=', 'owner')
+          .orderBy('account_users.created_at')
+          .limit(1)
+        return [
+          'accounts.sale_notifications',
+          owner.select('users.email').as('owner_email'),
+          owner.select('users.name').as('owner_name'),
+          // Whether the sale has shares to move (the ledger skips reading them when not).
+          eb
+            .exists(
+              eb
+                .selectFrom('order_shares')
+                .select('order_shares.id')
+                .whereRef('order_shares.order_id', '=', 'orders.id')
+                .where('order_shares.status', '=', 'pending'),
+            )
+            .as('has_pending_shares'),
+        ]
+      })
+      .executeTakeFirst()
+  },
+
   async existsForProduct(db: Executor, productId: string) {
     const row = await db
       .selectFrom('orders')
@@ -65,15 +120,29 @@ export const ordersRepo = {
   },
 
   list(db: Executor, accountId: string, q: OrderListQuery, window: PageWindow) {
-    let query = db.selectFrom('orders').selectAll().where('account_id', '=', accountId)
-    if (q.status) query = query.where('status', '=', q.status)
-    if (q.product_id) query = query.where('product_id', '=', q.product_id)
-    if (q.buyer_email) query = query.where('buyer_email', '=', q.buyer_email)
-    if (q.created_from) query = query.where('created_at', '>=', new Date(q.created_from))
-    if (q.created_to) query = query.where('created_at', '<', new Date(q.created_to))
-    return query
+    return matching(db, accountId, q)
       .$call(newestFirst(window, { table: 'orders', scope: { account_id: accountId } }))
       .execute()
+  },
+
+  /**
+   * Up to `take` matching orders older than `after` (the previous batch's last row), newest
+   * first: the CSV export reads an export of any size in short queries, holding no transaction
+   * and no connection between batches.
+   */
+  batch(
+    db: Executor,
+    accountId: string,
+    f: OrderFilters,
+    after: { created_at: Date; id: string } | undefined,
+    take: number,
+  ): Promise<OrderRow[]> {
+    let query = matching(db, accountId, f)
+    if (after)
+      query = query.where((eb) =>
+        eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.created_at, after.id)),
+      )
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(take).execute()
   },
 
   setExpiry(db: Executor, id: string, expiresAt: Date) {

@@ -36,6 +36,7 @@ export type OrderOut = z.infer<typeof OrderOut>
 
 export const OrderListQuery = PageQuery.extend({
   status: z.enum(ORDER_STATUSES).optional(),
+  payment_method: z.enum(['pix', 'card', 'boleto']).optional(),
   product_id: z.uuid().optional(),
   buyer_email: z.string().trim().toLowerCase().optional(),
   created_from: z.iso.datetime({ offset: true }).optional(),

@@ -43,14 +43,28 @@ export const createOrder = (tx: Tx, row: Insertable<DB['orders']>) =>
 export const findOrder = (db: Executor, id: string) =>
   repo.findById(db, id) as Promise<OrderRow | undefined>
 
-/** pending → paid, once: a second call (duplicate callback) gets null and does nothing. */
-export async function markPaid(tx: Tx, orderId: string, paidAt: Date): Promise<OrderRow | null> {
-  const row = await repo.transition(tx, orderId, 'pending', {
-    status: 'paid',
-    paid_at: paidAt,
-    updated_at: paidAt,
-  })
-  return (row as OrderRow | undefined) ?? null
+/** Who hears of a sale: the account's owner, unless the account turned notifications off. */
+export interface SaleNotice {
+  email: string
+  name: string
+}
+
+/**
+ * pending → paid, once: a second call (duplicate callback) gets null and does nothing. Also
+ * returns whom to notify of the sale (null when the account turned it off), read by the same
+ * statement.
+ */
+export async function markPaid(
+  tx: Tx,
+  orderId: string,
+  paidAt: Date,
+): Promise<{ order: OrderRow; notify: SaleNotice | null; hasShares: boolean } | null> {
+  const row = await repo.markPaid(tx, orderId, paidAt)
+  if (!row) return null
+  const { sale_notifications, owner_email, owner_name, has_pending_shares, ...order } = row
+  const notify =
+    sale_notifications && owner_email ? { email: owner_email, name: owner_name ?? '' } : null
+  return { order: order as OrderRow, notify, hasShares: Boolean(has_pending_shares) }
 }
 
 export async function markFailed(tx: Tx, orderId: string, at: Date): Promise<OrderRow | null> {

@@ -35,8 +35,12 @@ async function applyReading(deps: Deps, reading: CallbackReading): Promise<strin
     return recordTransferNotice(deps, reading.reference, reading.result)
   }
   const { callback } = reading
+  const name = deps.gateway.name
+  const outcome = await withTx(deps.db, (tx) => applyCallback(tx, deps, name, callback, false))
+  if (outcome !== 'late_payment_to_return') return outcome
+  // A closed order was paid: the money goes back at the gateway before anything is recorded.
   await returnLatePayment(deps, callback)
-  return withTx(deps.db, (tx) => applyCallback(tx, deps, deps.gateway.name, callback))
+  return withTx(deps.db, (tx) => applyCallback(tx, deps, name, callback, true))
 }
 
 /**

@@ -4,24 +4,25 @@ import type { Deps } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import { toBrl } from '../../kit/money.ts'
 import { grantAccess } from '../access/service.ts'
+import { memberLinkUrl } from '../accounts/member-links.ts'
 import { findPlanWithProduct } from '../catalog/service.ts'
-import { queueEmail } from '../email/service.ts'
-import { deliveryEmail } from '../email/templates.ts'
+import { type QueuedMail, queueEmails } from '../email/service.ts'
+import { deliveryEmail, saleNotificationEmail } from '../email/templates.ts'
 import { postSale } from '../ledger/sales.ts'
 import { markPaid } from '../orders/service.ts'
 import { subscriptionPaid } from '../subscriptions/service.ts'
-import { emitEvent } from '../webhooks/service.ts'
+import { emitEvents } from '../webhooks/service.ts'
 
 type Ctx = Pick<Deps, 'clock' | 'config'>
 
 /** pending → paid with all its effects; false when the order was not pending (a repeat). */
 export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise<boolean> {
   const paidAt = ctx.clock.now()
-  const order = await markPaid(tx, orderId, paidAt)
-  if (!order) return false
-  await emitEvent(tx, ctx, {
-    accountId: order.account_id,
-    type: 'order.paid',
+  const paid = await markPaid(tx, orderId, paidAt)
+  if (!paid) return false
+  const { order, notify, hasShares } = paid
+  const paidEvent = {
+    type: 'order.paid' as const,
     data: {
       order_id: order.id,
       amount: toBrl(order.amount_cents),
@@ -34,18 +35,28 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
       affiliate_id: order.affiliate_id,
       paid_at: paidAt.toISOString(),
     },
-  })
-  // A renewal keeps the access the subscription's first order granted.
+  }
   const plan = await findPlanWithProduct(tx, order.plan_id)
+  // `order.paid` comes first. A one-time sale writes it with the access events, in one
+  // statement; a subscription's payment before the subscription's own events.
+  const recurring = Boolean(order.subscription_id || plan?.interval)
+  if (recurring) await emitEvents(tx, ctx, order.account_id, [paidEvent])
+  // A renewal keeps the access the subscription's first order granted.
   const subscription = await subscriptionPaid(tx, ctx, order, plan)
   if (subscription !== 'renewed')
-    await grantAccess(tx, ctx, {
-      accountId: order.account_id,
-      buyerId: order.buyer_id,
-      productId: order.product_id,
-      orderId: order.id,
-    })
-  await queueEmail(tx, ctx, {
+    await grantAccess(
+      tx,
+      ctx,
+      {
+        accountId: order.account_id,
+        buyerId: order.buyer_id,
+        productId: order.product_id,
+        orderId: order.id,
+      },
+      recurring ? [] : [paidEvent],
+    )
+  // The buyer's delivery mail and the owner's sale notification go in one statement.
+  const delivery: QueuedMail = {
     to: order.buyer_email,
     dedupeKey: `delivery:${order.id}`,
     ...deliveryEmail({
@@ -54,11 +65,30 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
       amountCents: order.amount_cents,
       orderId: order.id,
       deliveryUrl: plan?.product_delivery_url ?? null,
-      membersUrl: `${ctx.config.baseUrl}/members`,
+      membersUrl: memberLinkUrl(ctx, order),
     }),
-  })
+  }
+  const mails = [delivery]
+  // Renewals notify too: each is money in, like a first sale.
+  if (notify)
+    mails.push({
+      to: notify.email,
+      dedupeKey: `sale:${order.id}`,
+      ...saleNotificationEmail({
+        ownerName: notify.name,
+        productName: plan?.product_name ?? 'seu produto',
+        amountCents: order.amount_cents,
+        buyerName: order.buyer_name,
+        buyerEmail: order.buyer_email,
+        method: order.payment_method,
+        installments: order.installments,
+        renewal: subscription === 'renewed',
+        orderUrl: `${ctx.config.baseUrl}/dashboard/pedidos/${order.id}`,
+      }),
+    })
+  await queueEmails(tx, ctx, mails)
   // Last: it locks the rows it writes (the holders' balances, one random slot of the
   // account's balance) until commit, so anything that does meet them waits as little as it can.
-  await postSale(tx, ctx, order)
+  await postSale(tx, ctx, order, hasShares)
   return true
 }

@@ -7,7 +7,7 @@ import { type Tx, withTx } from '../../kit/db.ts'
 import type { OrderStatus } from '../../kit/db-schema.ts'
 import { lockOrder, setExpiry } from '../orders/service.ts'
 import { endOfDueDate } from './boleto.ts'
-import { followCharge } from './charge-lookups.ts'
+import { nextLook } from './charge-lookups.ts'
 import { chargeOfOrder } from './charges.ts'
 import { openCheck, settleCheck } from './checks.ts'
 import { confirmPayment } from './confirm.ts'
@@ -18,6 +18,7 @@ import {
   type GatewayCharge,
   GatewayRefused,
 } from './gateway.ts'
+import { paymentsRepo as repo } from './repo.ts'
 import { recordCharge } from './service.ts'
 
 type Ctx = Pick<Deps, 'clock' | 'config'>
@@ -36,40 +37,42 @@ export async function recordOrderCharge(
   input: { orderId: string; gateway: string; charge: GatewayCharge },
 ): Promise<ChargeOutcome> {
   const { charge } = input
-  const order = await lockOrder(tx, input.orderId)
+  const order = await repo.lockOrderWithCharge(tx, input.orderId)
   if (!order) return { kind: 'orphan' }
-  const known = await chargeOfOrder(tx, order.id)
-  if (known) {
+  if (order.known_charge_id !== null) {
     // Recorded meanwhile (reconciliation and the request both had the answer).
-    const same = known.gateway_charge_id === charge.gatewayChargeId
+    const same = order.known_charge_id === charge.gatewayChargeId
     return same ? { kind: 'recorded', status: order.status } : { kind: 'orphan' }
   }
   if (order.status !== 'pending') return { kind: 'orphan' }
-  const recorded = await recordCharge(tx, ctx, {
+  // A pending PIX or boleto: its callback may never come, so the order's check follows the
+  // charge at the gateway from its first look on (scheduled in the charge's own statement).
+  const pending = charge.status === 'pending'
+  const expiresAt = pending ? chargeExpiry(charge, order.expires_at) : null
+  const lookAt = pending
+    ? nextLook(ctx, { created_at: ctx.clock.now() }, expiresAt ?? order.expires_at)
+    : undefined
+  await recordCharge(tx, ctx, {
     orderId: order.id,
     gateway: input.gateway,
     charge,
     method: order.payment_method,
     amountCents: order.amount_cents,
+    followAt: lookAt,
   })
   if (charge.status === 'paid') {
     await settleCheck(tx, ctx, order.id, `charge recorded (${charge.status})`)
     await confirmPayment(tx, ctx, order.id)
     return { kind: 'recorded', status: 'paid' }
   }
-  if (charge.status !== 'pending') {
+  if (!pending) {
     await settleCheck(tx, ctx, order.id, `charge recorded (${charge.status})`)
     await failOrder(tx, ctx, order.id)
     return { kind: 'recorded', status: 'failed' }
   }
-  const expiresAt = chargeExpiry(charge, order.expires_at)
-  if (expiresAt) await setExpiry(tx, order.id, expiresAt)
-  // Its callback may never come: the order's check now follows the charge at the gateway.
-  const lookAt = await followCharge(tx, ctx, {
-    orderId: order.id,
-    charge: recorded,
-    expiresAt: expiresAt ?? order.expires_at,
-  })
+  // A PIX charge usually keeps the expiry the order was written with: no update then.
+  if (expiresAt && expiresAt.getTime() !== order.expires_at?.getTime())
+    await setExpiry(tx, order.id, expiresAt)
   return { kind: 'recorded', status: 'pending', lookAt }
 }
 

@@ -1,19 +1,17 @@
-import { type Insertable, type RawBuilder, sql } from 'kysely'
+import { type Insertable, type QueryCreator, type RawBuilder, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, GatewayCheckKind } from '../../kit/db-schema.ts'
 
 type CheckRow = { id: string; kind: GatewayCheckKind; at: Date; now: Date }
 
+type OnConflict = {
+  next_attempt_at: Date | RawBuilder<Date>
+  attempts: number | RawBuilder<number>
+} | null
+
 /** A check made pending at `row.at`; `onConflict` says what an existing one becomes (null: kept). */
-function upsertCheck(
-  db: Executor,
-  row: CheckRow,
-  onConflict: {
-    next_attempt_at: Date | RawBuilder<Date>
-    attempts: number | RawBuilder<number>
-  } | null,
-) {
-  return db
+function checkUpsert(qb: QueryCreator<DB>, row: CheckRow, onConflict: OnConflict) {
+  return qb
     .insertInto('gateway_checks')
     .values({
       id: row.id,
@@ -27,12 +25,22 @@ function upsertCheck(
         ? oc.column('id').doUpdateSet({ status: 'pending', settled_at: null, ...onConflict })
         : oc.column('id').doNothing(),
     )
-    .execute()
 }
 
+const upsertCheck = (db: Executor, row: CheckRow, onConflict: OnConflict) =>
+  checkUpsert(db, row, onConflict).execute()
+
 export const paymentsRepo = {
-  insertCharge(db: Executor, row: Insertable<DB['charges']>) {
-    return db.insertInto('charges').values(row).returningAll().executeTakeFirstOrThrow()
+  /** A charge; with `follow`, its order's check scheduled in the same statement. */
+  insertCharge(db: Executor, row: Insertable<DB['charges']>, follow?: CheckRow) {
+    if (!follow)
+      return db.insertInto('charges').values(row).returningAll().executeTakeFirstOrThrow()
+    return db
+      .with('check', (qb) => checkUpsert(qb, follow, { next_attempt_at: follow.at, attempts: 0 }))
+      .insertInto('charges')
+      .values(row)
+      .returningAll()
+      .executeTakeFirstOrThrow()
   },
 
   /** The status of the order a charge belongs to, in one lookup; undefined for an unknown charge. */
@@ -46,14 +54,20 @@ export const paymentsRepo = {
       .executeTakeFirst()
   },
 
-  /** Locks the charge so concurrent callbacks for it queue up instead of racing. */
-  findChargeForUpdate(db: Executor, gateway: string, gatewayChargeId: string) {
+  /**
+   * Locks the charge so concurrent callbacks for it queue up instead of racing, and reads its
+   * order's state in the same statement: what a callback needs to decide. The order row is
+   * read, not locked (the charge comes first in the lock order).
+   */
+  findChargeForUpdateWithOrder(db: Executor, gateway: string, gatewayChargeId: string) {
     return db
       .selectFrom('charges')
-      .selectAll()
-      .where('gateway', '=', gateway)
-      .where('gateway_charge_id', '=', gatewayChargeId)
-      .forUpdate()
+      .innerJoin('orders', 'orders.id', 'charges.order_id')
+      .selectAll('charges')
+      .select(['orders.status as order_status', 'orders.amount_cents as order_amount_cents'])
+      .where('charges.gateway', '=', gateway)
+      .where('charges.gateway_charge_id', '=', gatewayChargeId)
+      .forUpdate('charges')
       .executeTakeFirst()
   },
 
@@ -96,6 +110,28 @@ export const paymentsRepo = {
       .executeTakeFirst()
   },
 
+  /**
+   * Locks an order and returns it with the gateway id of its latest charge, in one statement
+   * (recording a charge needs both; it reads the orders table from here to save a round trip).
+   */
+  lockOrderWithCharge(db: Executor, orderId: string) {
+    return db
+      .selectFrom('orders')
+      .selectAll('orders')
+      .select((eb) =>
+        eb
+          .selectFrom('charges')
+          .select('charges.gateway_charge_id')
+          .whereRef('charges.order_id', '=', 'orders.id')
+          .orderBy('charges.created_at', 'desc')
+          .limit(1)
+          .as('known_charge_id'),
+      )
+      .where('orders.id', '=', orderId)
+      .forUpdate()
+      .executeTakeFirst()
+  },
+
   latestChargeOf(db: Executor, orderId: string) {
     return db
       .selectFrom('charges')
@@ -106,8 +142,35 @@ export const paymentsRepo = {
       .executeTakeFirst()
   },
 
-  /** The inbox: records a callback once per gateway event id; undefined for a repeat. */
-  recordCallback(db: Executor, row: Insertable<DB['payment_callbacks']>) {
+  /**
+   * The inbox: records a callback once per gateway event id; undefined for a repeat. With
+   * `charge`, the charge's new status is written in the same statement, only if recorded.
+   */
+  recordCallback(
+    db: Executor,
+    row: Insertable<DB['payment_callbacks']>,
+    charge?: { id: string; status: DB['charges']['status'] },
+  ) {
+    if (charge)
+      return db
+        .with('inbox', (qb) =>
+          qb
+            .insertInto('payment_callbacks')
+            .values(row)
+            .onConflict((oc) => oc.columns(['gateway', 'gateway_event_id']).doNothing())
+            .returning('id'),
+        )
+        .with('charge', (qb) =>
+          qb
+            .updateTable('charges')
+            .set({ status: charge.status })
+            .where('id', '=', charge.id)
+            .where((eb) => eb.exists(eb.selectFrom('inbox').select('inbox.id')))
+            .returning('charges.id'),
+        )
+        .selectFrom('inbox')
+        .select('inbox.id')
+        .executeTakeFirst()
     return db
       .insertInto('payment_callbacks')
       .values(row)

@@ -7,6 +7,7 @@ import {
   failSandboxRefunds,
   loseSandboxRefundAnswers,
   type SandboxEventType,
+  sandboxBoletoPdf,
   sendSandboxCallback,
   tokenizeSandboxCard,
 } from './gateways/sandbox.ts'
@@ -47,6 +48,22 @@ const config = { guard: 'public' } as const
 
 export const sandboxRoutes: RouteModule = (app, deps) => {
   if (deps.config.paymentGateway !== 'sandbox') return
+
+  // The printable boleto a real gateway links to (Asaas bankSlipUrl): a document, not an API
+  // operation, so it stays out of /openapi.json.
+  app.get(
+    '/sandbox/boletos/:file',
+    { config, schema: { hide: true, params: z.object({ file: z.string().max(80) }) } },
+    async (request, reply) => {
+      const chargeId = /^(sbx_[0-9a-f]{32})\.pdf$/.exec(request.params.file)?.[1]
+      const pdf = chargeId ? await sandboxBoletoPdf(deps, chargeId) : null
+      if (!pdf) throw new NotFound('Boleto não encontrado')
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="boleto-${chargeId}.pdf"`)
+        .send(pdf)
+    },
+  )
 
   for (const [action, { type, operationId, summary }] of Object.entries(CONTROLS)) {
     app.post(

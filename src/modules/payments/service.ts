@@ -2,7 +2,6 @@ import type { Deps } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import type { PaymentMethod } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
-import { findOrder } from '../orders/service.ts'
 import { recordChargebackAfterRefund } from '../refunds/service.ts'
 import { chargebackOrder } from './chargeback.ts'
 import { confirmPayment } from './confirm.ts'
@@ -20,6 +19,7 @@ export type CallbackOutcome =
   | 'refund_charged_back'
   | 'failed'
   | 'late_payment_returned'
+  | 'late_payment_to_return'
   | 'ignored'
 
 /**
@@ -32,20 +32,33 @@ export async function applyCallback(
   deps: Pick<Deps, 'clock' | 'config' | 'log'>,
   gateway: string,
   callback: ParsedCallback,
+  /**
+   * The route's first try passes `false`: a payment of a closed order then records nothing and
+   * answers `late_payment_to_return`, so the route gives the money back first and tries again
+   * with `true` (one statement fewer per callback than asking the order's state beforehand).
+   */
+  lateReturned = true,
 ): Promise<CallbackOutcome> {
   const now = deps.clock.now()
-  const charge = await repo.findChargeForUpdate(tx, gateway, callback.gatewayChargeId)
+  const charge = await repo.findChargeForUpdateWithOrder(tx, gateway, callback.gatewayChargeId)
   const outcome = await decide()
-  const recorded = await repo.recordCallback(tx, {
-    id: uuidv7(now.getTime()),
-    gateway,
-    gateway_event_id: callback.eventId,
-    gateway_charge_id: callback.gatewayChargeId,
-    action: callback.action,
-    outcome,
-    payload: JSON.stringify(callback.payload),
-    received_at: now,
-  })
+  if (outcome === 'late_payment_to_return') return outcome
+  // A payment or a refusal moves the charge too, in the inbox's statement.
+  const chargeStatus = outcome === 'paid' || outcome === 'failed' ? outcome : null
+  const recorded = await repo.recordCallback(
+    tx,
+    {
+      id: uuidv7(now.getTime()),
+      gateway,
+      gateway_event_id: callback.eventId,
+      gateway_charge_id: callback.gatewayChargeId,
+      action: callback.action,
+      outcome,
+      payload: JSON.stringify(callback.payload),
+      received_at: now,
+    },
+    chargeStatus ? { id: charge!.id, status: chargeStatus } : undefined,
+  )
   if (!recorded) return 'duplicate'
   if (outcome === 'chargeback') {
     return (await chargebackOrder(tx, deps, charge!.order_id)) ? 'chargeback' : 'duplicate'
@@ -59,16 +72,14 @@ export async function applyCallback(
     return (await expireOrder(tx, deps, charge!.order_id)) ? 'expired' : 'duplicate'
   }
   if (outcome === 'failed') {
-    await repo.setChargeStatus(tx, charge!.id, 'failed')
     return (await failOrder(tx, deps, charge!.order_id)) ? 'failed' : 'duplicate'
   }
   if (outcome !== 'paid') return outcome
-  await repo.setChargeStatus(tx, charge!.id, 'paid')
   return (await confirmPayment(tx, deps, charge!.order_id)) ? 'paid' : 'duplicate'
 
   async function decide(): Promise<CallbackOutcome> {
     if (!charge) return 'unknown_charge'
-    const order = await findOrder(tx, charge.order_id)
+    const order = { status: charge.order_status, amount_cents: charge.order_amount_cents }
     // A paid order is charged back; a refunded one was paid back already, so the buyer now got
     // the money twice: recorded for the platform to contest.
     if (callback.action === 'chargeback') {
@@ -79,7 +90,8 @@ export async function applyCallback(
     if (order?.status !== 'pending') {
       const closed = order?.status === 'expired' || order?.status === 'failed'
       // The route gave the money back before this (late-payments.ts).
-      return closed && callback.action === 'paid' ? 'late_payment_returned' : 'duplicate'
+      if (!closed || callback.action !== 'paid') return 'duplicate'
+      return lateReturned ? 'late_payment_returned' : 'late_payment_to_return'
     }
     if (callback.action === 'expired') return 'expired'
     // A card under review refused: the order fails now rather than at its expiry.
@@ -89,7 +101,7 @@ export async function applyCallback(
       callback.amountCents !== charge.amount_cents
     ) {
       deps.log.warn(
-        { orderId: order.id, expected: order.amount_cents, received: callback.amountCents },
+        { orderId: charge.order_id, expected: order.amount_cents, received: callback.amountCents },
         'gateway confirmed a different amount; order left unpaid',
       )
       return 'amount_mismatch'
@@ -108,21 +120,33 @@ export function recordCharge(
     charge: GatewayCharge
     method: PaymentMethod
     amountCents: number
+    /** When to look the pending charge up at the gateway (its order's check), if at all. */
+    followAt?: Date
   },
 ) {
   const now = ctx.clock.now()
   const { charge } = input
-  return repo.insertCharge(tx, {
-    id: uuidv7(now.getTime()),
-    order_id: input.orderId,
-    gateway: input.gateway,
-    gateway_charge_id: charge.gatewayChargeId,
-    method: input.method,
-    amount_cents: input.amountCents,
-    status: charge.status,
-    pix_copy_paste: charge.pix?.copyPaste ?? null,
-    pix_expires_at: charge.pix?.expiresAt ?? null,
-    saved_card: charge.savedCard,
-    created_at: now,
-  })
+  const follow = input.followAt && {
+    id: input.orderId,
+    kind: 'charge' as const,
+    at: input.followAt,
+    now,
+  }
+  return repo.insertCharge(
+    tx,
+    {
+      id: uuidv7(now.getTime()),
+      order_id: input.orderId,
+      gateway: input.gateway,
+      gateway_charge_id: charge.gatewayChargeId,
+      method: input.method,
+      amount_cents: input.amountCents,
+      status: charge.status,
+      pix_copy_paste: charge.pix?.copyPaste ?? null,
+      pix_expires_at: charge.pix?.expiresAt ?? null,
+      saved_card: charge.savedCard,
+      created_at: now,
+    },
+    follow,
+  )
 }

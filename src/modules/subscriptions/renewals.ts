@@ -11,6 +11,7 @@ import { uuidv7 } from '../../kit/ids.ts'
 import { startPoller } from '../../kit/jobs.ts'
 import { toBrl } from '../../kit/money.ts'
 import type { WorkerFactory } from '../../workers.ts'
+import { memberLinkUrl } from '../accounts/member-links.ts'
 import { findProductById } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { renewalChargeEmail, subscriptionPastDueEmail } from '../email/templates.ts'
@@ -230,7 +231,7 @@ export async function chargeRenewal(deps: Deps, orderId: string) {
           periodEnd: locked.current_period_end,
           pixCopyPaste: charge.pix?.copyPaste ?? null,
           boleto: boletoOf(charge),
-          membersUrl: `${deps.config.baseUrl}/members`,
+          membersUrl: memberLinkUrl(deps, order),
         }),
       })
     }

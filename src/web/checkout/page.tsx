@@ -8,15 +8,21 @@ import type { CardEntry } from '../../modules/payments/gateway.ts'
 import { browserScript } from '../assets.ts'
 import { Layout } from '../layout.tsx'
 import { JsonScript, render } from '../render.tsx'
-import type { CheckoutConfig } from './config.ts'
+import type { CheckoutConfig, PlanLabels } from './config.ts'
 
 const SCRIPT = browserScript('checkout', new URL('./browser/main.ts', import.meta.url))
 
 export interface CheckoutView {
   product: {
     id: string
+    slug: string
     name: string
     description: string | null
+    /** An https URL the creator gave (catalog `image_url`), shown with its size fixed. */
+    imageUrl: string | null
+    guaranteeDays: number
+    /** The selling account's name ("Vendido por"). */
+    sellerName: string | null
     billing: 'one_time' | 'recurring'
     paymentMethods: PaymentMethod[]
     maxInstallments: number
@@ -61,6 +67,9 @@ button[disabled]{opacity:.6}.preco{font-size:1.6rem;font-weight:800}.grid2{displ
 #pix img{width:min(280px,100%);height:auto;image-rendering:pixelated;margin:0 auto;display:block}
 #boleto img{max-width:100%;height:auto;display:block}textarea{resize:vertical;word-break:break-all}
 @media (max-width:400px){.grid2{grid-template-columns:1fr}}
+.capa{display:block;width:100%;height:auto;aspect-ratio:16/9;object-fit:cover;border-radius:8px;background:#e9e9ee}
+.cupom{display:grid;grid-template-columns:1fr auto;gap:8px;align-items:end}.cupom button{width:auto}
+.erro-campo{color:#c0262d;font-size:.9rem;margin:4px 0 0}.selo{font-weight:600;color:#1d6b34}
 .alerta{background:#fdecec;color:#8a1c21;padding:12px;border-radius:8px}`
 
 type Plan = CheckoutView['plans'][number]
@@ -78,6 +87,37 @@ function PlanOption(props: { plan: Plan; checked: boolean }): VNode {
   )
 }
 
+/** Each plan's labels for the browser script, with or without a coupon (also the coupon field's answer). */
+export function planLabels(
+  view: Pick<CheckoutView, 'product' | 'plans' | 'installmentRateBps'>,
+): PlanLabels[] {
+  const methods = view.product.paymentMethods
+  return view.plans.map((p) => {
+    const amount = p.discountedCents ?? p.priceCents
+    return {
+      id: p.id,
+      price: formatBrl(amount) + (p.interval ? INTERVAL[p.interval] : ''),
+      originalLabel: p.discountedCents === null ? '' : formatBrl(p.priceCents),
+      installments: methods.includes('card') ? installmentLabels(view, amount) : [],
+    }
+  })
+}
+
+function installmentLabels(
+  view: Pick<CheckoutView, 'product' | 'installmentRateBps'>,
+  cents: number,
+) {
+  return installmentChoices(
+    {
+      billing: view.product.billing,
+      max_installments: view.product.maxInstallments,
+      installment_interest: view.product.installmentInterest,
+    },
+    cents,
+    view.installmentRateBps,
+  ).map(installmentLabel)
+}
+
 export function checkoutPage(view: CheckoutView): string {
   return render(<CheckoutPage view={view} />)
 }
@@ -86,29 +126,13 @@ function CheckoutPage({ view }: { view: CheckoutView }): VNode {
   // What the product takes (the seed's default for one_time: PIX only, with no card form).
   const methods = view.product.paymentMethods
   const selected = view.plans.find((p) => p.id === view.selectedPlanId) ?? view.plans[0]!
-  const choices = (cents: number) =>
-    installmentChoices(
-      {
-        billing: view.product.billing,
-        max_installments: view.product.maxInstallments,
-        installment_interest: view.product.installmentInterest,
-      },
-      cents,
-      view.installmentRateBps,
-    ).map(installmentLabel)
+  const choices = (cents: number) => installmentLabels(view, cents)
   const cardEntry = view.cardEntry
   const config: CheckoutConfig = {
     productId: view.product.id,
+    couponUrl: `/checkout/${view.product.slug}/cupom`,
     // Labels made here, so money is formatted and rounded only by kit/money.
-    plans: view.plans.map((p) => {
-      const amount = p.discountedCents ?? p.priceCents
-      return {
-        id: p.id,
-        price: formatBrl(amount) + (p.interval ? INTERVAL[p.interval] : ''),
-        originalLabel: p.discountedCents === null ? '' : formatBrl(p.priceCents),
-        installments: methods.includes('card') ? choices(amount) : [],
-      }
-    }),
+    plans: planLabels(view),
     coupon: view.coupon && !view.coupon.error ? view.coupon.code : null,
     affiliateCode: view.affiliateCode,
     session: view.session,
@@ -122,22 +146,7 @@ function CheckoutPage({ view }: { view: CheckoutView }): VNode {
   const { coupon } = view
   return (
     <Layout title={view.product.name} css={CSS}>
-      <div class="card">
-        <h1>{view.product.name}</h1>
-        {view.product.description ? <p class="muted">{view.product.description}</p> : null}
-        <p aria-live="polite">
-          <s id="preco-original" class="muted" />{' '}
-          <span id="preco" class="preco">
-            {formatBrl(total)}
-          </span>
-        </p>
-        {coupon?.error ? (
-          <p class="alerta" role="status">
-            {`${coupon.error}: ${coupon.code}`}
-          </p>
-        ) : null}
-        {coupon && !coupon.error ? <p class="muted">{`Cupom ${coupon.code} aplicado`}</p> : null}
-      </div>
+      <ProductCard product={view.product} total={formatBrl(total)} />
       <form id="checkout-form" class="card" novalidate aria-label="Dados da compra">
         {view.plans.length > 1 ? (
           <fieldset>
@@ -149,8 +158,15 @@ function CheckoutPage({ view }: { view: CheckoutView }): VNode {
         ) : (
           <input type="hidden" name="plan_single" value={selected.id} />
         )}
-        <Field name="name" label="Nome completo" value={view.prefill.name} autocomplete="name" />
         <Field
+          error="live"
+          name="name"
+          label="Nome completo"
+          value={view.prefill.name}
+          autocomplete="name"
+        />
+        <Field
+          error="live"
           name="email"
           label="E-mail"
           value={view.prefill.email}
@@ -158,14 +174,23 @@ function CheckoutPage({ view }: { view: CheckoutView }): VNode {
           autocomplete="email"
         />
         <div class="grid2">
-          <Field name="cpf" label="CPF ou CNPJ" value="" autocomplete="off" />
           <Field
+            error="live"
+            name="cpf"
+            label="CPF ou CNPJ"
+            value=""
+            inputMode="numeric"
+            autocomplete="off"
+            placeholder="000.000.000-00"
+          />
+          <Field
+            error="live"
             name="phone"
             label="Celular"
             value=""
             type="tel"
-            inputMode="tel"
-            autocomplete="tel"
+            inputMode="numeric"
+            autocomplete="tel-national"
             placeholder="(11) 98765-4321"
           />
         </div>
@@ -181,10 +206,15 @@ function CheckoutPage({ view }: { view: CheckoutView }): VNode {
           <CardFields installments={choices(total)} entry={cardEntry} />
         ) : null}
         {methods.includes('boleto') && view.boletoAddress ? <AddressFields /> : null}
+        <CouponField coupon={coupon} />
         <p id="erro-geral" class="alerta" role="alert" tabindex={-1} hidden />
         <button id="pagar" type="submit">
           {BUTTON[methods[0]!]}
         </button>
+        <p class="muted">
+          Ao comprar, você aceita os <a href="/termos">Termos de uso</a> e a{' '}
+          <a href="/privacidade">Política de privacidade</a> da Vitrine.
+        </p>
         <p class="muted">
           {`Pagamento processado com segurança. ${
             cardEntry.kind === 'card-data'
@@ -220,13 +250,17 @@ function CheckoutPage({ view }: { view: CheckoutView }): VNode {
         <img id="boleto-barras" alt="Código de barras do boleto" />
         <label for="boleto-linha">Linha digitável</label>
         <textarea id="boleto-linha" rows={2} readonly />
+        <button id="boleto-copiar" type="button">
+          Copiar linha digitável
+        </button>
+        <p id="boleto-situacao" role="status" />
         <p>
           Vencimento: <strong id="boleto-vencimento" />. A compensação leva até 3 dias úteis.
         </p>
         <p id="boleto-pdf" hidden>
           {/* biome-ignore lint/a11y/useValidAnchor: the script sets the gateway's boleto URL */}
           <a id="boleto-url" target="_blank" rel="noopener noreferrer">
-            Abrir o boleto para imprimir
+            Abrir o boleto para imprimir (PDF)
           </a>
         </p>
       </section>
@@ -250,6 +284,72 @@ function CheckoutPage({ view }: { view: CheckoutView }): VNode {
   )
 }
 
+/** What is bought, from whom, for how much, and the guarantee. Nothing here takes the focus. */
+function ProductCard(props: { product: CheckoutView['product']; total: string }): VNode {
+  const { product } = props
+  const days = product.guaranteeDays
+  return (
+    <div class="card">
+      {product.imageUrl ? (
+        // The size is fixed before the image arrives, so nothing below it jumps.
+        <img class="capa" src={product.imageUrl} alt={product.name} width={640} height={360} />
+      ) : null}
+      <h1>{product.name}</h1>
+      {product.sellerName ? (
+        <p class="muted">
+          Vendido por <strong>{product.sellerName}</strong>
+        </p>
+      ) : null}
+      {product.description ? <p class="muted">{product.description}</p> : null}
+      <p aria-live="polite">
+        <s id="preco-original" class="muted" />{' '}
+        <span id="preco" class="preco">
+          {props.total}
+        </span>
+      </p>
+      {days > 0 ? <p class="selo">{`Garantia de ${days} ${days === 1 ? 'dia' : 'dias'}`}</p> : null}
+    </div>
+  )
+}
+
+/**
+ * The coupon: "Aplicar" asks the server for the plans' prices with it (browser/coupon.ts). The
+ * line beside it says what happened, a link's coupon included ("Cupom inválido: X").
+ */
+function CouponField(props: { coupon: CheckoutView['coupon'] }): VNode {
+  const { coupon } = props
+  const message = !coupon
+    ? ''
+    : coupon.error
+      ? `${coupon.error}: ${coupon.code}`
+      : `Cupom ${coupon.code} aplicado`
+  return (
+    <div>
+      <div class="cupom">
+        <div>
+          <label for="cupom">Cupom de desconto</label>
+          <input
+            id="cupom"
+            name="coupon"
+            value={coupon?.code ?? ''}
+            maxLength={64}
+            autocomplete="off"
+            autocapitalize="characters"
+            spellcheck={false}
+            aria-describedby="cupom-situacao"
+          />
+        </div>
+        <button id="cupom-aplicar" type="button">
+          Aplicar
+        </button>
+      </div>
+      <p id="cupom-situacao" role="status" class={coupon?.error ? 'erro-campo' : 'muted'}>
+        {message}
+      </p>
+    </div>
+  )
+}
+
 interface InputAttrs {
   type?: 'email' | 'tel'
   inputMode?: 'numeric' | 'tel'
@@ -257,9 +357,16 @@ interface InputAttrs {
   placeholder?: string
 }
 
-/** A labelled text input with its error message, announced and tied to it by aria-describedby. */
-function Field(props: { name: string; label: string; value: string } & InputAttrs): VNode {
-  const { name, label, ...attrs } = props
+/**
+ * A labelled input. `error` gives it the line the script writes its error to, tied to it by
+ * aria-describedby: 'live' (the buyer's details: required, announced politely) or 'alert' (card
+ * fields: announced at once, hidden while empty so the page never holds empty alerts).
+ */
+function Field(
+  props: { name: string; label: string; value?: string; error?: 'live' | 'alert' } & InputAttrs,
+): VNode {
+  const { name, label, error, ...attrs } = props
+  const errorId = error ? `erro-${name}` : undefined
   return (
     <div>
       <label for={name}>{label}</label>
@@ -267,21 +374,11 @@ function Field(props: { name: string; label: string; value: string } & InputAttr
         id={name}
         name={name}
         {...(attrs as InputHTMLAttributes)}
-        required
-        aria-describedby={`erro-${name}`}
+        required={error === 'live' || undefined}
+        aria-describedby={errorId}
       />
-      <p id={`erro-${name}`} class="erro" aria-live="polite" />
-    </div>
-  )
-}
-
-/** A labelled input without an error line (card and address parts). */
-function Input(props: { name: string; label: string } & InputAttrs): VNode {
-  const { name, label, ...attrs } = props
-  return (
-    <div>
-      <label for={name}>{label}</label>
-      <input id={name} name={name} {...(attrs as InputHTMLAttributes)} />
+      {error === 'live' ? <p id={errorId} class="erro" aria-live="polite" /> : null}
+      {error === 'alert' ? <p id={errorId} class="erro-campo" role="alert" hidden /> : null}
     </div>
   )
 }
@@ -295,19 +392,19 @@ function AddressFields(): VNode {
     <fieldset id="campos-endereco" hidden>
       <legend>Endereço para o boleto</legend>
       <div class="grid2">
-        <Input
+        <Field
           name="boleto_cep"
           label="CEP"
           inputMode="numeric"
           autocomplete="postal-code"
           placeholder="01310-100"
         />
-        <Input name="boleto_numero" label="Número" autocomplete="off" />
+        <Field name="boleto_numero" label="Número" autocomplete="off" />
       </div>
-      <Input name="boleto_rua" label="Rua" autocomplete="address-line1" />
-      <Input name="boleto_bairro" label="Bairro" autocomplete="off" />
+      <Field name="boleto_rua" label="Rua" autocomplete="address-line1" />
+      <Field name="boleto_bairro" label="Bairro" autocomplete="off" />
       <div class="grid2">
-        <Input name="boleto_cidade" label="Cidade" autocomplete="address-level2" />
+        <Field name="boleto_cidade" label="Cidade" autocomplete="address-level2" />
         <div>
           <label for="boleto_uf">UF</label>
           <select id="boleto_uf" name="boleto_uf" autocomplete="address-level1">
@@ -331,33 +428,47 @@ const BUTTON = { pix: 'Gerar PIX', card: 'Pagar com cartão', boleto: 'Gerar bol
 function CardFields(props: { installments: string[]; entry: CardEntry }): VNode {
   return (
     <div id="campos-cartao" hidden>
-      <Input
+      <Field
+        error="alert"
         name="card_number"
         label="Número do cartão"
         inputMode="numeric"
         autocomplete="cc-number"
+        placeholder="0000 0000 0000 0000"
       />
-      <Input name="card_holder" label="Nome impresso no cartão" autocomplete="cc-name" />
+      <Field
+        error="alert"
+        name="card_holder"
+        label="Nome impresso no cartão"
+        autocomplete="cc-name"
+      />
       <div class="grid2">
-        <Input
+        <Field
+          error="alert"
           name="card_expiry"
           label="Validade (MM/AA)"
           inputMode="numeric"
           autocomplete="cc-exp"
           placeholder="12/30"
         />
-        <Input name="card_cvv" label="CVV" inputMode="numeric" autocomplete="cc-csc" />
+        <Field
+          error="alert"
+          name="card_cvv"
+          label="CVV"
+          inputMode="numeric"
+          autocomplete="cc-csc"
+        />
       </div>
       {props.entry.kind === 'card-data' ? (
         <div class="grid2">
-          <Input
+          <Field
             name="postal_code"
             label="CEP do titular"
             inputMode="numeric"
             autocomplete="postal-code"
             placeholder="01310-100"
           />
-          <Input
+          <Field
             name="address_number"
             label="Número do endereço"
             inputMode="numeric"

@@ -1,16 +1,18 @@
 // GET /checkout/<slug> (plan, coupon, ref, session), its success page, and a 404 page.
 import { z } from 'zod'
+import type { Deps } from '../../deps.ts'
 import type { Executor } from '../../kit/db.ts'
 import { AppError } from '../../kit/errors.ts'
 import { allowGatewayOrigins } from '../../kit/http/security-headers.ts'
-import { priceWithCoupon } from '../../modules/catalog/coupons.ts'
-import { findBySlug } from '../../modules/catalog/service.ts'
+import { INVALID_COUPON, priceWithCoupon } from '../../modules/catalog/coupons.ts'
+import { storefrontBySlug } from '../../modules/catalog/service.ts'
 import { methodsOffered } from '../../modules/checkout/methods.ts'
 import { findSession, sessionToken } from '../../modules/checkout/sessions.ts'
 import { findOrder } from '../../modules/orders/service.ts'
 import type { RouteModule } from '../../routes.ts'
+import type { CouponQuote } from './config.ts'
 import { browserTokenOrigins } from './gateway-origins.ts'
-import { checkoutPage, notFoundPage, successPage } from './page.tsx'
+import { type CheckoutView, checkoutPage, notFoundPage, planLabels, successPage } from './page.tsx'
 
 const REF_COOKIE = 'vitrine_ref'
 const REF_MAX_AGE_S = 30 * 86_400
@@ -29,7 +31,47 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The active product behind a slug; an impossible slug is simply not found. */
 const productBySlug = async (db: Executor, slug: string) =>
-  SLUG.test(slug) ? findBySlug(db, slug) : null
+  SLUG.test(slug) ? storefrontBySlug(db, slug) : null
+
+type Storefront = NonNullable<Awaited<ReturnType<typeof storefrontBySlug>>>
+
+/** Each plan's price with the coupon; an unknown, expired or used-up coupon says why. */
+async function couponPrices(deps: Deps, found: Storefront, rawCode: string | undefined) {
+  const code = rawCode?.trim().slice(0, 64)
+  const discounts = new Map<string, number>()
+  if (!code) return { coupon: null, discounts }
+  const coupon = { code: code.toUpperCase(), error: null as string | null }
+  try {
+    for (const plan of found.plans) {
+      const priced = await priceWithCoupon(deps.db, deps, found.product.id, plan.price_cents, code)
+      discounts.set(plan.id, priced.amountCents)
+    }
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error
+    coupon.error = error.message
+    discounts.clear()
+  }
+  return { coupon, discounts }
+}
+
+const planViews = (found: Storefront, discounts: Map<string, number>): CheckoutView['plans'] =>
+  found.plans.map((p) => ({
+    id: p.id,
+    name: p.name,
+    priceCents: p.price_cents,
+    discountedCents: discounts.get(p.id) ?? null,
+    interval: p.interval,
+  }))
+
+const productView = (deps: Deps, found: Storefront): CheckoutView['product'] => ({
+  ...found.product,
+  imageUrl: found.product.image_url,
+  guaranteeDays: found.product.guarantee_days,
+  sellerName: found.sellerName,
+  paymentMethods: methodsOffered(found.product, deps.gateway.capabilities),
+  maxInstallments: found.product.max_installments,
+  installmentInterest: found.product.installment_interest,
+})
 
 export const checkoutPages: RouteModule = (app, deps) => {
   app.get(
@@ -59,46 +101,25 @@ export const checkoutPages: RouteModule = (app, deps) => {
       const sameProduct = session?.product_id === product.id ? session : undefined
 
       // A recovery link (?session=) brings back the coupon the buyer had, unless the URL has one.
-      const couponCode = (q.coupon ?? sameProduct?.coupon_code)?.trim().slice(0, 64)
-      let coupon: { code: string; error: string | null } | null = null
-      const discounts = new Map<string, number>()
-      if (couponCode) {
-        coupon = { code: couponCode.toUpperCase(), error: null }
-        try {
-          for (const plan of plans) {
-            discounts.set(
-              plan.id,
-              (await priceWithCoupon(deps.db, deps, product.id, plan.price_cents, couponCode))
-                .amountCents,
-            )
-          }
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error
-          coupon.error = error.message
-          discounts.clear()
-        }
-      }
+      const { coupon, discounts } = await couponPrices(
+        deps,
+        found,
+        q.coupon ?? sameProduct?.coupon_code ?? undefined,
+      )
 
       const cardEntry = deps.gateway.cardEntry
-      const methods = methodsOffered(product, deps.gateway.capabilities)
-      if (cardEntry.kind === 'browser-token' && methods.includes('card')) {
-        allowGatewayOrigins(reply, browserTokenOrigins(cardEntry.scriptUrl))
-      }
+      const productOnPage = productView(deps, found)
+      const gateway =
+        cardEntry.kind === 'browser-token' && productOnPage.paymentMethods.includes('card')
+          ? browserTokenOrigins(cardEntry.scriptUrl)
+          : { script: [], connect: [] }
+      // The product image's host, and only it, may serve this page an image.
+      const img = productOnPage.imageUrl ? [new URL(productOnPage.imageUrl).origin] : []
+      if (gateway.script.length || img.length) allowGatewayOrigins(reply, { ...gateway, img })
       return reply.type('text/html').send(
         checkoutPage({
-          product: {
-            ...product,
-            paymentMethods: methods,
-            maxInstallments: product.max_installments,
-            installmentInterest: product.installment_interest,
-          },
-          plans: plans.map((p) => ({
-            id: p.id,
-            name: p.name,
-            priceCents: p.price_cents,
-            discountedCents: discounts.get(p.id) ?? null,
-            interval: p.interval,
-          })),
+          product: productOnPage,
+          plans: planViews(found, discounts),
           selectedPlanId:
             plans.find((p) => p.id === (q.plan ?? sameProduct?.plan_id))?.id ?? plans[0]!.id,
           coupon,
@@ -115,6 +136,35 @@ export const checkoutPages: RouteModule = (app, deps) => {
           installmentRateBps: deps.config.cardInstallmentInterestBps,
         }),
       )
+    },
+  )
+
+  // The coupon field's question: the plans' labels with this coupon (the page's own data, so
+  // a page route like the page itself, not part of the API). Never an error status: an invalid
+  // coupon is an answer the page shows beside the field.
+  app.get(
+    '/checkout/:slug/cupom',
+    {
+      schema: {
+        hide: true,
+        params: z.object({ slug: z.string() }),
+        querystring: z.object({ code: Param }),
+      },
+    },
+    async (request, reply) => {
+      const found = await productBySlug(deps.db, request.params.slug)
+      if (!found?.plans.length) return reply.code(404).send({ error: 'Not found' })
+      const { coupon, discounts } = await couponPrices(deps, found, request.query.code)
+      const quote: CouponQuote = {
+        coupon: coupon && !coupon.error ? coupon.code : null,
+        message: !coupon ? '' : coupon.error ? INVALID_COUPON : `Cupom ${coupon.code} aplicado`,
+        plans: planLabels({
+          product: productView(deps, found),
+          plans: planViews(found, discounts),
+          installmentRateBps: deps.config.cardInstallmentInterestBps,
+        }),
+      }
+      return reply.header('cache-control', 'no-store').send(quote)
     },
   )
 

@@ -3,6 +3,7 @@
 // (a payer paying, a bank failing a transfer) and for faults (a lost answer, a lost webhook).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { boletoPdf } from '../../../src/modules/payments/gateways/sandbox-boleto-pdf.ts'
 import { Book, type Limits } from './book.ts'
 import { AsaasError, fail } from './errors.ts'
 import { newId } from './format.ts'
@@ -140,6 +141,15 @@ export async function startFakeAsaas(options: FakeAsaasOptions = {}): Promise<Fa
         body as Json,
       )
       return send(res, answer.status, answer.body)
+    }
+    // The boleto's PDF behind `bankSlipUrl` (json.ts): public, like Asaas' own link.
+    const slip = /^\/b\/pdf\/([^/]+)$/.exec(url.pathname)
+    if (slip && method === 'GET') {
+      const payment = book.payments.get(`pay_${slip[1]}`)
+      if (payment?.billingType !== 'BOLETO')
+        return send(res, 404, errorsBody('not_found', 'Boleto não encontrado.'))
+      res.writeHead(200, { 'content-type': 'application/pdf' })
+      return void res.end(boletoPdf([`Boleto Asaas (fake) ${payment.id}`]))
     }
     if (!url.pathname.startsWith('/v3/'))
       return send(res, 404, errorsBody('not_found', 'O endpoint solicitado não existe.'))

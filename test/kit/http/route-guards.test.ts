@@ -45,8 +45,10 @@ const BODIES: Record<string, unknown> = {
   updateAffiliate: { commission_percent: 20 },
   enrollCoproducer: { email: 'walker@example.com', split_percent: 10 },
   requestRefund: { reason: 'walk' },
+  requestMyRefund: { reason: 'walk' },
   cancelSubscription: {},
   createApiKey: { name: 'walk', scopes: ['read:orders'] },
+  updateAccountSettings: { sale_notifications: true },
 }
 
 let svc: TestService

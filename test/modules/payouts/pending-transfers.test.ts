@@ -46,11 +46,12 @@ describe(`a transfer on its way (${engine})`, () => {
     })
     const mine = await svc.api('GET', '/api/withdrawals', { session: creator.session })
     expect(mine.body.data[0]).toMatchObject({ id, status: 'approved', transfer_in_progress: true })
-    const page = await (
-      await fetch(`${svc.url}/admin`, { headers: { cookie: admin.cookie } })
-    ).text()
-    expect(page).toContain('transferência Pix em andamento')
-    expect(page).toContain('Consultar transferência')
+    // What the back office renders its row from ("transferência Pix em andamento").
+    const history = await svc.api('GET', '/api/admin/withdrawal-history?status=approved', {
+      session: admin,
+    })
+    const row = history.body.data.find((w: { id: string }) => w.id === id)
+    expect(row).toMatchObject({ status: 'approved', transfer_in_progress: true })
 
     // On its way: not rejectable, and paying again asks about the same transfer.
     const reject = await review(svc.api, admin, id, 'reject', { admin_note: 'Desistir' })

@@ -6,6 +6,7 @@ import { deriveKey, hmacHex, safeEqual } from '../../../kit/crypto.ts'
 import type { Db } from '../../../kit/db.ts'
 import { luhnValid } from '../../../kit/documents.ts'
 import { uuidv7 } from '../../../kit/ids.ts'
+import { formatBrl } from '../../../kit/money.ts'
 import { buildBoleto, dueDateAfter } from '../boleto.ts'
 import { buildPixCopyPaste } from '../brcode.ts'
 import type {
@@ -20,6 +21,7 @@ import type {
   RefundRef,
   RefundResult,
 } from '../gateway.ts'
+import { boletoPdf } from './sandbox-boleto-pdf.ts'
 import { loseFirstAnswer, reachOrThrow } from './sandbox-faults.ts'
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature'
@@ -153,7 +155,7 @@ function sandboxCardOutcome(input: CreateChargeInput): { approved: boolean; save
 
 /** The charge made for an order, as the sandbox's books hold it (what a lookup answers). */
 async function findSandboxCharge(
-  deps: Pick<SandboxDeps, 'db'>,
+  deps: Pick<SandboxDeps, 'db' | 'config'>,
   reference: string,
 ): Promise<GatewayCharge | null> {
   const row = await deps.db
@@ -181,7 +183,12 @@ async function findSandboxCharge(
           }
         : null,
     boleto:
-      row.method === 'boleto' ? sandboxBoleto(row.id, row.amount_cents, row.created_at) : null,
+      row.method === 'boleto'
+        ? {
+            ...sandboxBoleto(row.id, row.amount_cents, row.created_at),
+            url: sandboxBoletoPdfUrl(deps.config.baseUrl, row.id),
+          }
+        : null,
     card:
       row.method === 'card'
         ? status === 'failed'
@@ -207,9 +214,32 @@ function sandboxBoleto(chargeId: string, amountCents: number, now: Date) {
     barcode: boleto.barcode,
     digitableLine: boleto.digitableLine,
     dueDate: due.toISOString().slice(0, 10),
-    // The sandbox prints no boleto: the line and the barcode image are all a buyer gets.
-    url: null,
   }
+}
+
+/** Where the sandbox serves a charge's printable boleto (sandbox-routes.ts). */
+export const sandboxBoletoPdfUrl = (baseUrl: string, chargeId: string) =>
+  `${baseUrl}/sandbox/boletos/${chargeId}.pdf`
+
+/** A boleto charge's printable PDF, or null for another charge or an unknown id. */
+export async function sandboxBoletoPdf(
+  deps: Pick<SandboxDeps, 'db'>,
+  chargeId: string,
+): Promise<Buffer | null> {
+  const row = await deps.db
+    .selectFrom('sandbox_charges')
+    .selectAll()
+    .where('id', '=', chargeId)
+    .executeTakeFirst()
+  if (row?.method !== 'boleto') return null
+  const boleto = sandboxBoleto(row.id, row.amount_cents, row.created_at)
+  return boletoPdf([
+    'Boleto de teste - Vitrine (sandbox)',
+    `Valor: ${formatBrl(row.amount_cents)}`,
+    `Vencimento: ${boleto.dueDate.split('-').reverse().join('/')}`,
+    `Linha digitavel: ${boleto.digitableLine}`,
+    'Documento de teste: nao pague em um banco de verdade.',
+  ])
 }
 
 export interface SandboxCallbackBody {

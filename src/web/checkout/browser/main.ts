@@ -3,6 +3,9 @@
 // as the gateway does (a token made in the page, or the card data for gateways that take it),
 // and follows the payment. Bundled for the browser by web/assets.ts.
 import type { CheckoutConfig } from '../config.ts'
+import { cardFieldError, cardFieldOf, clearCardErrors, validateCard } from './card-errors.ts'
+import { wireCoupon } from './coupon.ts'
+import { wireMasks } from './masks.ts'
 
 /** MercadoPago.js, loaded by the page before this script where it tokenizes cards. */
 interface MercadoPagoJs {
@@ -23,7 +26,13 @@ interface CreateResult {
   status?: string
   order_id: string
   pix?: { qr_code: string; copy_paste: string; expires_at: string }
-  boleto?: { digitable_line: string; due_date: string; barcode_image?: string; url?: string }
+  boleto?: {
+    digitable_line: string
+    due_date: string
+    barcode_image?: string
+    pdf_url?: string | null
+    url?: string | null
+  }
 }
 
 type Method = 'pix' | 'card' | 'boleto'
@@ -118,12 +127,15 @@ type FieldName =
           cpf: f.cpf.value,
           phone: f.phone.value,
           plan_id: selectedPlan().id,
-          ...(cfg.coupon ? { coupon_code: cfg.coupon } : {}),
+          // A removed coupon is removed from the session too (its recovery link).
+          ...(cfg.coupon ? { coupon_code: cfg.coupon } : couponRemoved ? { coupon_code: '' } : {}),
         }),
       })
     }, 600)
   }
   form.addEventListener('input', schedulePatch)
+  wireMasks(form)
+  let couponRemoved = false
 
   const selectedPlan = () => {
     const checked = form.querySelector<HTMLInputElement>('input[name="plan"]:checked')
@@ -161,6 +173,11 @@ type FieldName =
   }
   form.addEventListener('change', refresh)
   refresh()
+  wireCoupon(cfg, (coupon) => {
+    couponRemoved = coupon === null
+    refresh()
+    schedulePatch()
+  })
 
   function validate() {
     let ok = fieldError('name', f.name.value.trim().length >= 2 ? '' : 'Informe seu nome completo.')
@@ -175,6 +192,8 @@ type FieldName =
         validCpf(f.cpf.value) || validCnpj(f.cpf.value) ? '' : 'CPF ou CNPJ inválido.',
       ) && ok
     ok = fieldError('phone', validPhone(f.phone.value) ? '' : 'Informe um celular com DDD.') && ok
+    if (selectedMethod() === 'card') ok = validateCard(form) && ok
+    else clearCardErrors()
     if (!ok) form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
     return ok
   }
@@ -256,6 +275,13 @@ type FieldName =
   }
 
   function showError(message: string) {
+    // A message about one card field (the gateway's check of the card data) goes beside it.
+    const field = cardFieldOf(message)
+    if (field && selectedMethod() === 'card') {
+      cardFieldError(field, message)
+      $(field).focus()
+      return
+    }
     $('erro-geral').textContent = message
     $('erro-geral').hidden = false
     $('erro-geral').focus()
@@ -377,6 +403,19 @@ type FieldName =
     $('pagar').focus()
   })
 
+  let boletoLine = ''
+  // The digits alone: every bank app takes them, with or without the dots.
+  $('boleto-copiar').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(boletoLine)
+    } catch {
+      $<HTMLTextAreaElement>('boleto-linha').select()
+      document.execCommand('copy')
+    }
+    $('boleto-copiar').textContent = 'Linha copiada!'
+    $('boleto-situacao').textContent = 'Linha digitável copiada. Pague no app do seu banco.'
+  })
+
   function showBoleto(result: CreateResult) {
     const boleto = result.boleto!
     $('boleto').hidden = false
@@ -385,8 +424,11 @@ type FieldName =
       `${l.slice(0, 5)}.${l.slice(5, 10)} ${l.slice(10, 15)}.${l.slice(15, 21)} ${l.slice(21, 26)}.${l.slice(26, 32)} ${l[32]} ${l.slice(33)}`
     $('boleto-vencimento').textContent = boleto.due_date.split('-').reverse().join('/')
     if (boleto.barcode_image) $<HTMLImageElement>('boleto-barras').src = boleto.barcode_image
-    // The gateway's printable boleto, when it has one (an https page of the gateway).
-    const url = boleto.url
+    boletoLine = l
+    $('boleto-copiar').textContent = 'Copiar linha digitável'
+    $('boleto-situacao').textContent = ''
+    // The gateway's printable boleto (PDF), when it has one.
+    const url = boleto.pdf_url ?? boleto.url
     $('boleto-pdf').hidden = !(url && /^https?:\/\//.test(url))
     if (url && !$('boleto-pdf').hidden) $<HTMLAnchorElement>('boleto-url').href = url
     $('boleto').focus()

@@ -1,31 +1,38 @@
-// /members/senha: checks the two passwords match, then saves through the API (with CSRF).
-import { csrfToken } from '../../browser/session.ts'
+// The set-password form (web/password.tsx): checks the two passwords match, then saves through
+// the API — the session's own password (with CSRF), or the reset link's token.
+import { busy, csrfToken, errorText, showError } from '../../browser/session.ts'
 
 const form = document.getElementById('senha') as HTMLFormElement
-const erro = document.getElementById('erro') as HTMLElement
-const fieldValue = (id: string) => (document.getElementById(id) as HTMLInputElement).value
+const fieldValue = (id: string) => (document.getElementById(id) as HTMLInputElement | null)?.value
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault()
-  erro.textContent = ''
-  const nova = fieldValue('nova')
+  showError(form, '')
+  const nova = fieldValue('nova') ?? ''
   if (nova !== fieldValue('repita')) {
-    erro.textContent = 'As senhas não são iguais.'
+    showError(form, 'As senhas não são iguais.')
     return
   }
-  const res = await fetch('/api/auth/password', {
+  const token = (form.elements.namedItem('token') as HTMLInputElement | null)?.value
+  const current = fieldValue('atual')
+  const done = busy(form.querySelector('button[type="submit"]'), 'Salvando…')
+  const res = await fetch(token ? '/api/auth/password-reset/complete' : '/api/auth/password', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken() },
-    body: JSON.stringify({ password: nova }),
-  })
-  if (res.ok) {
+    body: JSON.stringify(
+      token
+        ? { token, password: nova }
+        : { password: nova, ...(current === undefined ? {} : { current_password: current }) },
+    ),
+  }).catch(() => null)
+  done()
+  if (res?.ok) {
     form.hidden = true
     ;(document.getElementById('feito') as HTMLElement).hidden = false
     return
   }
-  const body = (await res.json().catch(() => ({}))) as {
-    error?: string
-    details?: { message?: string }[]
-  }
-  erro.textContent = body.details?.[0]?.message || body.error || 'Não foi possível salvar.'
+  showError(
+    form,
+    res ? await errorText(res, 'Não foi possível salvar.') : 'Sem conexão. Tente de novo.',
+  )
 })

@@ -1,0 +1,4 @@
+// The "Sair" button (auth/logout.tsx), wherever a page includes it.
+import { wireLogoutButton } from '../../../browser/session.ts'
+
+wireLogoutButton()
