@@ -9,11 +9,19 @@ import { backendCpu } from './lib/pg-cpu.ts'
 
 const run = promisify(execFile)
 
+/**
+ * pgbench's connection flags for the bench's server, over the same transport as the service's
+ * (TCP, or the Unix socket a `postgres://user@%2Fvar%2Frun%2Fpostgresql/db` URL names).
+ */
+function pgbenchConnection(): string[] {
+  const { hostname, port, username } = new URL(SERVER_URL)
+  return ['-h', decodeURIComponent(hostname), '-p', port || '5432', '-U', username || 'postgres']
+}
+
 /** pgbench TPC-B (8 clients) on a fresh scale-10 database: transactions per second. */
 export async function pgbenchTps(seconds: number): Promise<number> {
   const db = await createServerDatabase('vitrine_pgbench')
-  const { hostname, port, username } = new URL(SERVER_URL)
-  const conn = ['-h', hostname, '-p', port || '5432', '-U', username || 'postgres']
+  const conn = pgbenchConnection()
   try {
     await run('pgbench', [...conn, '-i', '-q', '-s', '10', db.name])
     const { stdout } = await run('pgbench', [
@@ -44,8 +52,7 @@ export async function pgbenchLaunch(
   clients = 16,
 ): Promise<{ tps: number; transactions: number; cpuPerTxMs: number }> {
   const db = await createServerDatabase('vitrine_pgbench')
-  const { hostname, port, username } = new URL(SERVER_URL)
-  const conn = ['-h', hostname, '-p', port || '5432', '-U', username || 'postgres']
+  const conn = pgbenchConnection()
   const scale = process.env.BENCH_PGBENCH_SCALE ?? '1'
   try {
     await run('pgbench', [...conn, '-i', '-q', '-s', scale, db.name])

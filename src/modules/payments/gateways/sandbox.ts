@@ -1,12 +1,15 @@
 // The sandbox gateway: issues real-format artifacts and confirms by calling the service back
 // over HTTP, signed, exactly as a remote gateway would. Its books are the sandbox_charges table.
+import type { Selectable } from 'kysely'
 import type { Config } from '../../../config.ts'
 import type { Clock } from '../../../kit/clock.ts'
 import { deriveKey, hmacHex, safeEqual } from '../../../kit/crypto.ts'
 import type { Db } from '../../../kit/db.ts'
+import type { DB } from '../../../kit/db-schema.ts'
 import { luhnValid } from '../../../kit/documents.ts'
 import { uuidv7 } from '../../../kit/ids.ts'
 import { formatBrl } from '../../../kit/money.ts'
+import { createWebhookSender } from '../../webhooks/sender.ts'
 import { buildBoleto, dueDateAfter } from '../boleto.ts'
 import { buildPixCopyPaste } from '../brcode.ts'
 import type {
@@ -26,6 +29,13 @@ import { loseFirstAnswer, reachOrThrow } from './sandbox-faults.ts'
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature'
 const SANDBOX_DECLINE_REASON = 'Cartão recusado pelo banco emissor'
+/**
+ * The sandbox posts its callbacks as webhooks are posted (keep-alive node:http): global fetch
+ * cost several times its CPU, which a launch-day run counts against the service it shares a
+ * process with, where a real gateway's calls cost the service nothing to send.
+ */
+const callbackSender = createWebhookSender({ timeoutMs: 10_000 })
+
 /** The sandbox merchant's PIX key (a random-type key, as the platform's own account would have). */
 const SANDBOX_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36690'
 
@@ -70,7 +80,7 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
       const card = input.method === 'card' ? sandboxCardOutcome(input) : null
       // Idempotent per reference, like a real gateway's idempotency key: a retried call gets
       // the charge of the first one, so a card is never charged twice for one order.
-      await deps.db
+      const inserted = await deps.db
         .insertInto('sandbox_charges')
         .values({
           id: `sbx_${uuidv7(now.getTime()).replace(/-/g, '')}`,
@@ -85,9 +95,12 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
           created_at: now,
         })
         .onConflict((oc) => oc.column('reference').doNothing())
-        .execute()
+        .returningAll()
+        .executeTakeFirst()
       loseFirstAnswer(input.buyer.email, input.reference)
-      return (await findSandboxCharge(deps, input.reference))!
+      return inserted
+        ? sandboxChargeOf(deps, inserted)
+        : (await findSandboxCharge(deps, input.reference))!
     },
 
     getCharge: (reference) => findSandboxCharge(deps, reference),
@@ -163,7 +176,13 @@ async function findSandboxCharge(
     .selectAll()
     .where('reference', '=', reference)
     .executeTakeFirst()
-  if (!row) return null
+  return row ? sandboxChargeOf(deps, row) : null
+}
+
+function sandboxChargeOf(
+  deps: Pick<SandboxDeps, 'config'>,
+  row: Selectable<DB['sandbox_charges']>,
+): GatewayCharge {
   const status = row.status as GatewayChargeStatus
   return {
     gatewayChargeId: row.id,
@@ -262,17 +281,13 @@ export async function sendSandboxCallback(
   opts: { notify?: boolean } = {},
 ): Promise<{ orderId: string; callbackStatus: number | null } | null> {
   const charge = await deps.db
-    .selectFrom('sandbox_charges')
-    .selectAll()
-    .where('id', '=', chargeId)
-    .executeTakeFirst()
-  if (!charge) return null
-  const now = deps.clock.now()
-  await deps.db
     .updateTable('sandbox_charges')
     .set({ status: type.replace('charge.', '') })
     .where('id', '=', chargeId)
-    .execute()
+    .returning(['id', 'reference', 'amount_cents', 'callback_url'])
+    .executeTakeFirst()
+  if (!charge) return null
+  const now = deps.clock.now()
   // A notification lost on its way: the gateway's books changed, the service heard nothing.
   if (opts.notify === false) return { orderId: charge.reference, callbackStatus: null }
   const body = JSON.stringify({
@@ -283,18 +298,11 @@ export async function sendSandboxCallback(
     amount_cents: charge.amount_cents,
     created_at: now.toISOString(),
   } satisfies SandboxCallbackBody)
-  const response = await fetch(charge.callback_url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      [SANDBOX_SIGNATURE_HEADER]: signSandboxBody(sandboxSecret(deps), body),
-    },
-    body,
-    redirect: 'manual',
-    signal: AbortSignal.timeout(10_000),
+  const sent = await callbackSender.send(charge.callback_url, body, {
+    [SANDBOX_SIGNATURE_HEADER]: signSandboxBody(sandboxSecret(deps), body),
   })
-  await response.arrayBuffer()
-  return { orderId: charge.reference, callbackStatus: response.status }
+  if (sent.statusCode === null) throw new Error(`sandbox callback not delivered: ${sent.error}`)
+  return { orderId: charge.reference, callbackStatus: sent.statusCode }
 }
 
 const TOKENS: Record<string, string> = {
