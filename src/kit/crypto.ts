@@ -86,7 +86,17 @@ export function decrypt(key: Buffer, sealed: string): string {
   ]).toString('utf8')
 }
 
+// Derived once per (secret, purpose): signing a link or a webhook runs on every purchase.
+const derivedKeys = new Map<string, Buffer>()
+
 /** Derives independent keys from the one app secret (HKDF-like, per purpose). */
 export function deriveKey(appSecret: string, purpose: string): Buffer {
-  return createHmac('sha256', appSecret).update(`vitrine:${purpose}`).digest()
+  const id = `${purpose}\0${appSecret}`
+  let key = derivedKeys.get(id)
+  if (!key) {
+    if (derivedKeys.size >= 64) derivedKeys.clear()
+    key = createHmac('sha256', appSecret).update(`vitrine:${purpose}`).digest()
+    derivedKeys.set(id, key)
+  }
+  return key
 }
