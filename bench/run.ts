@@ -295,6 +295,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
     `Baseline in this run: pgbench TPC-B -c ${launchBuyers}: ${fmt(b.tps, 0)} tps, PostgreSQL CPU ${fmt(b.cpuPerTxMs, 3)} ms per transaction`,
   )
   const webhookP99 = r.webhooks.delay.percentile(99)
+  const mailP99 = r.webhooks.mailDelay.percentile(99)
   printTable(
     ['figure', 'measured', 'ratio / note', 'target'],
     [
@@ -339,6 +340,12 @@ function printLaunch(l: NonNullable<typeof launch>): void {
         `p50 ${fmt(r.webhooks.delay.percentile(50))} / p99 ${fmt(webhookP99)} ms`,
         `created → receiver; ${r.webhooks.delay.count} events, ${fmt(r.webhooks.achievedPerSecond)}/s achieved, errors ${r.webhooks.errors}`,
         `p99 < 250 ms: ${mark(webhookP99 < 250)}`,
+      ],
+      [
+        `e-mail delay at ${r.webhooks.offeredPerSecond}/s offered`,
+        `p50 ${fmt(r.webhooks.mailDelay.percentile(50))} / p99 ${fmt(mailP99)} ms`,
+        `queued → accepted by SMTP (a sink in the bench); ${r.webhooks.mailDelay.count} mails, ${r.webhooks.mailsUnsent} unsent after 1 min`,
+        `p99 < 5 s: ${mark(mailP99 < 5000 && r.webhooks.mailsUnsent === 0)}`,
       ],
       [
         'deliveries/s, one endpoint',
@@ -449,7 +456,7 @@ function launchJson(l: NonNullable<typeof launch>) {
     pgCpuRatioToPgbenchTx: r.pgCpuPerPurchaseMs / l.pgbench.cpuPerTxMs,
     serviceCpuPerPurchaseMs: r.serviceCpuPerPurchaseMs,
     rssPeakMiB: r.rssPeakMiB,
-    webhooks: { ...r.webhooks, delay: p(r.webhooks.delay) },
+    webhooks: { ...r.webhooks, delay: p(r.webhooks.delay), mailDelay: p(r.webhooks.mailDelay) },
     deliveriesPerSecondOneEndpoint: l.oneEndpoint.perSecond,
     orders: r.orders && {
       ...r.orders,
@@ -462,7 +469,11 @@ function launchJson(l: NonNullable<typeof launch>) {
       ratioToPgbench: l.split.perSecond / l.pgbench.tps,
       serviceCpuPerPurchaseMs: l.split.serviceCpuPerPurchaseMs,
       rssPeakMiB: { api: l.split.rssPeakMiB, worker: l.split.workerRssPeakMiB },
-      webhooks: { ...l.split.webhooks, delay: p(l.split.webhooks.delay) },
+      webhooks: {
+        ...l.split.webhooks,
+        delay: p(l.split.webhooks.delay),
+        mailDelay: p(l.split.webhooks.mailDelay),
+      },
     },
   }
 }

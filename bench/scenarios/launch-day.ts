@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import pg from 'pg'
+import { startSmtpSink } from '../../test/setup/smtp-sink.ts'
 import { SERVER_URL } from '../lib/databases.ts'
 import { request } from '../lib/http.ts'
 import { Latency } from '../lib/latency.ts'
@@ -63,6 +64,10 @@ export interface LaunchDayResult {
     purchases: number
     errors: number
     delay: Latency
+    /** Mails queued during the open loop: queued → handed to the mailer (sent_at). */
+    mailDelay: Latency
+    /** Of those, how many were still unsent a minute after the loop. */
+    mailsUnsent: number
   }
   /** Null when no orders were asked for (`orders: 0`). */
   orders: {
@@ -132,7 +137,10 @@ export async function launchDay(opts: {
   /** Every buyer comes through one affiliate's link (a launch with a partner). */
   affiliate?: boolean
 }): Promise<LaunchDayResult> {
-  const svc = await startServiceProcess({}, { split: opts.split ?? false })
+  // Mail goes out over real SMTP, as in production (a sink in this process accepts it), so the
+  // mailer's CPU counts in the service's and the e-mail delay is queued → accepted by SMTP.
+  const smtp = await startSmtpSink()
+  const svc = await startServiceProcess({ SMTP_URL: smtp.url }, { split: opts.split ?? false })
   const receiver = await startReceiver()
   const url = svc.url
   try {
@@ -248,12 +256,15 @@ export async function launchDay(opts: {
     // Open loop at the offered rate, once the first window's webhooks are delivered.
     await until(() => receiver.received() >= paid, 120_000)
     receiver.record()
+    const mailsBefore = await latestMail(svc.databaseUrl)
     const webhooks = {
       offeredPerSecond: opts.offeredPerSecond,
       achievedPerSecond: 0,
       purchases: 0,
       errors: 0,
       delay: receiver.delay,
+      mailDelay: new Latency(),
+      mailsUnsent: 0,
     }
     const offered = opts.offeredPerSecond * opts.seconds
     const inFlight = new Set<Promise<void>>()
@@ -271,6 +282,7 @@ export async function launchDay(opts: {
     await Promise.all([...inFlight])
     webhooks.achievedPerSecond = webhooks.purchases / ((performance.now() - openStart) / 1000)
     await until(() => receiver.received() >= paid, 120_000)
+    Object.assign(webhooks, await mailDelays(svc.databaseUrl, mailsBefore))
     const statsEnd = await svc.stats()
 
     const orders = opts.orders ? await deepPages(url, auth, svc.databaseUrl, creator, opts) : null
@@ -303,6 +315,51 @@ export async function launchDay(opts: {
   } finally {
     await receiver.close()
     await svc.stop()
+    await smtp.close()
+  }
+}
+
+/** The newest mail's queue time: the open loop's mails are the ones after it. */
+async function latestMail(databaseUrl: string): Promise<Date | null> {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query('SELECT max(created_at) AS at FROM emails')
+    return rows[0].at
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * How long the mails queued after `after` waited for the e-mail worker (queued → sent), once
+ * they are all sent or a minute has passed. Both times are the service's clock.
+ */
+async function mailDelays(databaseUrl: string, after: Date | null) {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  const since = after ?? new Date(0)
+  try {
+    const deadline = performance.now() + 60_000
+    let unsent = 0
+    do {
+      const { rows } = await client.query(
+        "SELECT count(*)::int AS n FROM emails WHERE created_at > $1 AND status = 'pending'",
+        [since],
+      )
+      unsent = rows[0].n
+      if (unsent) await new Promise((r) => setTimeout(r, 250))
+    } while (unsent && performance.now() < deadline)
+    const { rows } = await client.query(
+      `SELECT EXTRACT(EPOCH FROM sent_at - created_at) * 1000 AS ms FROM emails
+       WHERE created_at > $1 AND sent_at IS NOT NULL`,
+      [since],
+    )
+    const mailDelay = new Latency()
+    for (const row of rows) mailDelay.add(Number(row.ms))
+    return { mailDelay, mailsUnsent: unsent }
+  } finally {
+    await client.end()
   }
 }
 

