@@ -202,7 +202,7 @@ export class MoneyChange {
     let slot = 0
     if (this.saleSlot !== null) {
       // Its holders' entries go to the slot it locked; a sale checks no creator either.
-      if (check || this.wholeCreators.size) throw new Error('ledger: a sale checks no balance')
+      if (check) throw new Error('ledger: a sale checks no balance')
       slot = this.saleSlot
     } else if (check) {
       check(await repo.lockCreatorSlots(tx, accounts))
