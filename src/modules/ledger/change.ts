@@ -270,7 +270,7 @@ export class MoneyChange {
 
   private mustHold(book: HolderBook, userId: string) {
     if (!this.locked[book].has(userId)) {
-      throw new Error(`ledger: ${book} ${userId} changed without its balance row locked first`)
+      throw new Error(`ledger: ${book} ${userId} changed without its balance locked first`)
     }
   }
 }
