@@ -312,6 +312,7 @@ export interface DB {
   }
   affiliate_balances: {
     user_id: string
+    slot: Generated<number>
     paid_cents: Generated<number>
     rejected_cents: Generated<number>
     withdrawn_cents: Generated<number>
@@ -319,6 +320,7 @@ export interface DB {
   }
   coproducer_balances: {
     user_id: string
+    slot: Generated<number>
     earned_cents: Generated<number>
     refunded_cents: Generated<number>
     withdrawn_cents: Generated<number>

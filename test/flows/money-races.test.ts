@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTx } from '../../src/kit/db.ts'
 import { type Holder, holdWithdrawal, lockAvailable } from '../../src/modules/ledger/service.ts'
 import { type Creator, signupCreator } from '../setup/actors.ts'
-import { expectBooksExact, ledgerTotals, paidSale, slowCreatorBalance } from '../setup/ledger.ts'
+import {
+  expectBooksExact,
+  holdNow,
+  ledgerTotals,
+  paidSale,
+  slowCreatorBalance,
+} from '../setup/ledger.ts'
 import { checkout, createProduct, pay } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
 
@@ -25,14 +31,7 @@ beforeAll(async () => {
 afterAll(() => svc?.stop())
 
 const available = () => withTx(svc.deps.db, (tx) => lockAvailable(tx, holder))
-const hold = (amountCents: number) =>
-  withTx(svc.deps.db, async (tx) => {
-    await lockAvailable(tx, holder)
-    await holdWithdrawal(tx, svc.deps, { holder, withdrawalId: randomUUID(), amountCents })
-  }).then(
-    () => 'held',
-    (error: Error) => error.message,
-  )
+const hold = (amountCents: number) => holdNow(svc, holder, amountCents)
 const requestRefund = (orderId: string) =>
   svc.api('POST', `/api/v1/orders/${orderId}/refund`, { key, body: { reason: 'Corrida' } })
 

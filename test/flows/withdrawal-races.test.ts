@@ -1,5 +1,6 @@
-// Withdrawals under concurrency, over HTTP: many requests of one creator at once, a refund
-// racing a withdrawal of the same money, and a chargeback after the money was set aside.
+// Withdrawals under concurrency, over HTTP: many requests of one creator (or of one affiliate
+// and co-producer, whose balances are striped like creators') at once, a refund racing a
+// withdrawal of the same money, and a chargeback after the money was set aside.
 // On PostgreSQL these really run at once (a pool of connections); PGlite serializes them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Creator, signupCreator } from '../setup/actors.ts'
@@ -12,6 +13,7 @@ import {
   verifiedPixKey,
   withdraw,
 } from '../setup/payouts.ts'
+import { createProduct } from '../setup/purchase.ts'
 import { engine, type Session, startTestService, type TestService } from '../setup/service.ts'
 
 let svc: TestService
@@ -53,6 +55,63 @@ describe(`withdrawal races (${engine})`, () => {
     })
     expect(pending.body.data).toHaveLength(1)
     await books(creator)
+  })
+
+  it('20 simultaneous withdrawals of one affiliate and 20 of the same user as co-producer, after sales through the link at once: exactly one 200 each', async () => {
+    const { creator, key } = await creatorWithKey()
+    const partner = await signupCreator(svc.api, 'Parceira')
+    await verifiedPixKey(svc.api, admin, partner)
+    const productId = (await createProduct(svc.api, key, { plans: [{ name: 'U', price: 100 }] })).id
+    const affiliate = await svc.api('POST', `/api/v1/products/${productId}/affiliates`, {
+      key,
+      body: { email: partner.email, commission_percent: 20 },
+    })
+    await svc.api('POST', `/api/v1/products/${productId}/coproducers`, {
+      key,
+      body: { email: partner.email, split_percent: 25 },
+    })
+    // Six sales at once through the link (striped slots): R$ 20 of each to either balance.
+    await Promise.all(
+      Array.from({ length: 6 }, () =>
+        paidSale(svc, creator, {
+          key,
+          productId,
+          body: { affiliate_code: affiliate.body.data.code },
+        }),
+      ),
+    )
+    const amounts = Array.from({ length: 20 }, (_, i) => 20 * (i + 1))
+    const race = (role: 'affiliates' | 'coproducers') =>
+      Promise.all(
+        amounts.map((amount) =>
+          svc.api('POST', `/api/${role}/withdraw`, {
+            session: partner.session,
+            body: { amount },
+          }),
+        ),
+      )
+    const [asAffiliate, asCoproducer] = await Promise.all([race('affiliates'), race('coproducers')])
+    for (const [role, answers] of [
+      ['affiliates', asAffiliate],
+      ['coproducers', asCoproducer],
+    ] as const) {
+      const accepted = answers.filter((a) => a.status === 200)
+      expect(accepted).toHaveLength(1)
+      for (const refused of answers.filter((a) => a.status !== 200)) {
+        expect(['Você já tem um saque pendente', 'Saldo insuficiente']).toContain(
+          refused.body.error,
+        )
+      }
+      const winner = amounts[answers.indexOf(accepted[0]!)]!
+      expect(accepted[0]!.body.balance_before).toBe(120)
+      const after = await svc.api('GET', `/api/${role}/balance`, { session: partner.session })
+      expect(after.body).toMatchObject({ available: 120 - winner, withdrawn: winner })
+    }
+    await expectBooksExact(svc.deps.db, {
+      accounts: [creator.accountId],
+      affiliates: [partner.userId],
+      coproducers: [partner.userId],
+    })
   })
 
   it('a refund racing a withdrawal of the same money: never both', async () => {

@@ -1,8 +1,10 @@
 // Reads of the ledger for assertions: sums of entries, slow on purpose (they scan).
+import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { expect } from 'vitest'
-import type { Db } from '../../src/kit/db.ts'
+import { type Db, withTx } from '../../src/kit/db.ts'
 import type { LedgerBook } from '../../src/kit/db-schema.ts'
+import { type Holder, holdWithdrawal, lockAvailable } from '../../src/modules/ledger/service.ts'
 import type { Creator } from './actors.ts'
 import { checkout, createProduct, pay } from './purchase.ts'
 import type { TestService } from './service.ts'
@@ -50,6 +52,19 @@ export async function paidSale(
   if (paid.body.callback_status !== 200) throw new Error(`pay ${paid.body.callback_status}`)
   return { orderId: created.body.order_id as string, chargeId: created.body.charge_id as string }
 }
+
+/**
+ * A withdrawal held straight on the ledger (as the payouts module does, without its one-pending
+ * rule): 'held', or the error's message ('Saldo insuficiente').
+ */
+export const holdNow = (svc: TestService, holder: Holder, amountCents: number) =>
+  withTx(svc.deps.db, async (tx) => {
+    await lockAvailable(tx, holder)
+    await holdWithdrawal(tx, svc.deps, { holder, withdrawalId: randomUUID(), amountCents })
+  }).then(
+    () => 'held',
+    (error: Error) => error.message,
+  )
 
 const sum = async (query: Promise<{ v: unknown } | undefined>) => Number((await query)?.v ?? 0)
 

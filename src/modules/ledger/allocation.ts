@@ -3,7 +3,8 @@
 // accounts (their withdrawn_total, out of their *_owed). When a share is reversed (refund,
 // chargeback) the money withdrawn from it moves to the holder's next shares with room; what
 // cannot move yet is a debt that the holder's next earnings absorb. Callers hold the holder's
-// balance row lock, which guards all of that holder's shares and pieces.
+// balance rows whole, which guards all of that holder's shares and pieces; a sale holds one
+// slot only and takes the holder's share lock before it moves a debt (MoneyChange.lockShares).
 import type { Tx } from '../../kit/db.ts'
 import type { ShareKind } from '../../kit/db-schema.ts'
 import type { HolderBook, MoneyChange } from './change.ts'
@@ -73,8 +74,13 @@ export async function rebalance(
   holder: { book: HolderBook; userId: string },
 ): Promise<void> {
   const kind = SHARE_KIND[holder.book]
-  const debts = await repo.debtPieces(tx, kind, holder.userId)
+  let debts = await repo.debtPieces(tx, kind, holder.userId)
   if (!debts.length) return
+  // Debts are rare: only then does a sale serialize with the holder's other debt-moving sales.
+  if (await change.lockShares(holder.book, holder.userId)) {
+    debts = await repo.debtPieces(tx, kind, holder.userId)
+    if (!debts.length) return
+  }
   const next = roomCursor(tx, kind, holder.userId)
   for (const piece of debts) {
     let left = piece.amount_cents

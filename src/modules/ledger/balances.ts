@@ -1,5 +1,6 @@
-// The seed's balance objects (SPEC §8): one row read each (the views over the running balance
-// rows), whatever the number of orders. A holder with no row yet has zero everywhere.
+// The seed's balance objects (SPEC §8): one statement each over the holder's ≤ 16 running
+// balance slot rows (the views sum them), whatever the number of orders. A holder with no row
+// yet has zero everywhere.
 import type { Executor } from '../../kit/db.ts'
 import { toBrl } from '../../kit/money.ts'
 import { ledgerRepo as repo } from './repo.ts'

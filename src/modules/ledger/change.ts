@@ -1,11 +1,21 @@
 // One money change = one ledger posting. The lock order is fixed for every flow of the
-// platform: affiliate rows, then co-producer rows, then creator slot rows by (account, slot).
-// A change locks its holders when it begins (the flow then reads their shares safely), gathers
-// lines and counter deltas while the flow plans, and on commit writes the posting, its entries
-// and the counters. Creator balances are striped (migration 0013): a change that checks no
-// creator's available (a sale, a chargeback…) adds to one random slot of each account it
-// touches and waits on nobody else's slot; one that checks (a creator's withdrawal, a refund
-// reservation) locks every slot of its accounts, reads their sums and writes into slot 0.
+// platform: affiliate slot rows, then co-producer slot rows, each by (id, slot); then, for a
+// sale only, the share lock (advisory) of each of its holders in debt, in that same order
+// (allocation.ts rebalance); then creator slot rows by (account, slot). A change locks its
+// holders when it begins (the flow then reads their shares safely), gathers lines and counter
+// deltas while the flow plans, and on commit writes the posting, its entries and the counters.
+//
+// Balances are striped over 16 slot rows (migrations 0013 creators, 0021 affiliates and
+// co-producers), and one change writes one slot number everywhere (an entry carries one).
+// - A sale (MoneyChange.sale) adds to one random slot of each holder and creator account and
+//   locks only that: concurrent sales through one affiliate link rarely meet.
+// - Every other change of a holder (withdrawals, refunds, chargebacks) locks all 16 of its
+//   slots in order and writes slot 0: those read its available or move its shares between
+//   withdrawals, so they exclude every sale of that holder (whose rows all exist, 0021).
+// - A creator is locked whole only by a change that checks its available (its withdrawal, a
+//   refund reservation); it then writes slot 0. Other changes add to one slot of it: a random
+//   one, or slot 0 when the change holds its holders whole.
+import { randomInt } from 'node:crypto'
 import type { Clock } from '../../kit/clock.ts'
 import type { Tx } from '../../kit/db.ts'
 import type { LedgerBook, PostingKind } from '../../kit/db-schema.ts'
@@ -13,6 +23,7 @@ import { uuidv7 } from '../../kit/ids.ts'
 import {
   type AffiliateCounters,
   BALANCE_SLOTS,
+  type BalanceTable,
   type CoproducerCounters,
   type CreatorCounters,
   ledgerRepo as repo,
@@ -44,15 +55,19 @@ function bump<T extends object>(map: Map<string, T>, key: string, zero: T, delta
 }
 
 /**
- * The creator slot each open transaction writes into: several changes in one transaction
- * reuse it, so they never take a second slot of an account out of (account, slot) order.
- * A transaction that must check a creator's available does so before any unchecked change.
+ * The slot each open transaction writes into: several changes in one transaction reuse it, so
+ * they never take a second slot of a holder or account out of (id, slot) order. A
+ * transaction that locks a holder or creator whole does so before any sale.
  */
 const slotOfTx = new WeakMap<Tx, number>()
 
 const NO_CREATOR: CreatorCounters = { paid: 0, refunded: 0, withdrawn: 0 }
 const NO_AFFILIATE: AffiliateCounters = { paid: 0, rejected: 0, withdrawn: 0 }
 const NO_COPRODUCER: CoproducerCounters = { earned: 0, refunded: 0, withdrawn: 0 }
+const TABLE_OF: Record<HolderBook, BalanceTable> = {
+  affiliate: 'affiliate_balances',
+  coproducer: 'coproducer_balances',
+}
 
 export class MoneyChange {
   private readonly lines: Line[] = []
@@ -61,17 +76,20 @@ export class MoneyChange {
     affiliate: new Map<string, AffiliateCounters>(),
     coproducer: new Map<string, CoproducerCounters>(),
   }
+  private readonly shareLocks = new Set<string>()
 
   private constructor(
     private readonly tx: Tx,
     private readonly locked: { affiliate: Set<string>; coproducer: Set<string> },
     /** Creator accounts whose every slot this change holds (it then writes into slot 0). */
     private readonly wholeCreators: Set<string>,
+    /** A sale's slot, the one row of each holder it locked; null: its holders are held whole. */
+    private readonly saleSlot: number | null,
   ) {}
 
   /**
-   * Locks the holders' balance rows (creating them) in the fixed order; `creator` accounts get
-   * every slot locked, for a flow that reads their available before it plans.
+   * Locks every slot of the holders (creating their rows) in the fixed order; `creator`
+   * accounts get every slot locked too, for a flow that reads their available before it plans.
    */
   static async begin(
     tx: Tx,
@@ -80,14 +98,50 @@ export class MoneyChange {
     const affiliate = [...new Set(holders.affiliate ?? [])]
     const coproducer = [...new Set(holders.coproducer ?? [])]
     const creator = [...new Set(holders.creator ?? [])]
-    await repo.lockBalances(tx, 'affiliate_balances', affiliate)
-    await repo.lockBalances(tx, 'coproducer_balances', coproducer)
+    await repo.lockHolders(tx, 'affiliate_balances', affiliate)
+    await repo.lockHolders(tx, 'coproducer_balances', coproducer)
     await repo.lockCreatorSlots(tx, creator)
     return new MoneyChange(
       tx,
       { affiliate: new Set(affiliate), coproducer: new Set(coproducer) },
       new Set(creator),
+      null,
     )
+  }
+
+  /**
+   * A sale's change: locks one slot of each holder (the transaction's, else a random one), in
+   * the fixed order, and writes that slot of them and of the creator accounts. It checks no
+   * available; moving a holder's debt onto its shares takes lockShares first (rebalance).
+   */
+  static async sale(tx: Tx, holders: { affiliate?: string[]; coproducer?: string[] } = {}) {
+    const affiliate = [...new Set(holders.affiliate ?? [])]
+    const coproducer = [...new Set(holders.coproducer ?? [])]
+    const slot = slotOfTx.get(tx) ?? randomInt(BALANCE_SLOTS)
+    slotOfTx.set(tx, slot)
+    await repo.lockHolderSlot(tx, 'affiliate_balances', affiliate, slot)
+    await repo.lockHolderSlot(tx, 'coproducer_balances', coproducer, slot)
+    return new MoneyChange(
+      tx,
+      { affiliate: new Set(affiliate), coproducer: new Set(coproducer) },
+      new Set(),
+      slot,
+    )
+  }
+
+  /**
+   * Before moving a holder's withdrawn money between its shares: a sale, which holds one slot
+   * of the holder, serializes with the other sales doing the same. True when it took the lock
+   * now (the caller reads the shares again: another sale may have moved them meanwhile). A
+   * change holding the holder whole already excludes every other one.
+   */
+  async lockShares(book: HolderBook, userId: string): Promise<boolean> {
+    this.mustHold(book, userId)
+    const key = `${book}|${userId}`
+    if (this.saleSlot === null || this.shareLocks.has(key)) return false
+    await repo.lockHolderShares(this.tx, TABLE_OF[book], userId)
+    this.shareLocks.add(key)
+    return true
   }
 
   /** A signed entry: positive grows the book (what the platform owes that holder). */
@@ -124,8 +178,9 @@ export class MoneyChange {
   /**
    * With `check` (or creators locked whole at begin): locks every slot of the creator accounts
    * this change touches, runs `check` with their summed available before anything is written,
-   * and writes into slot 0. Without: writes into one random slot of each, locking only that.
-   * Then the posting, its entries and the counters.
+   * and writes into slot 0. A sale writes its slot; a change holding its holders whole, slot 0;
+   * any other one slot of the transaction (else a random one), locking only that row of each
+   * creator account. Then the posting, its entries and the counters.
    */
   async commit(
     ctx: { clock: Clock },
@@ -143,15 +198,20 @@ export class MoneyChange {
     ]
     const now = ctx.clock.now()
     const id = uuidv7(now.getTime())
+    const holdsHolders = this.locked.affiliate.size + this.locked.coproducer.size > 0
     let slot = 0
-    if (check) {
+    if (this.saleSlot !== null) {
+      // Its holders' entries go to the slot it locked; a sale checks no creator either.
+      if (check) throw new Error('ledger: a sale checks no balance')
+      slot = this.saleSlot
+    } else if (check) {
       check(await repo.lockCreatorSlots(tx, accounts))
     } else if (this.wholeCreators.size) {
       // Held since begin (a creator's withdrawal touches only its own account).
       if (accounts.some((a) => !this.wholeCreators.has(a))) {
         await repo.lockCreatorSlots(tx, accounts)
       }
-    } else {
+    } else if (!holdsHolders) {
       // The id's last hex digit is random (uuidv7's rand_b): the slot of this posting.
       slot = slotOfTx.get(tx) ?? Number.parseInt(id.slice(-1), 16) % BALANCE_SLOTS
     }
@@ -188,10 +248,10 @@ export class MoneyChange {
     )
     if (!posted) throw new Error(`ledger: ${ref.kind} was already posted for this fact`)
     for (const [userId, d] of this.holders.affiliate) {
-      await repo.addCounters(tx, 'affiliate_balances', userId, d)
+      await repo.addCounters(tx, 'affiliate_balances', userId, slot, d)
     }
     for (const [userId, d] of this.holders.coproducer) {
-      await repo.addCounters(tx, 'coproducer_balances', userId, d)
+      await repo.addCounters(tx, 'coproducer_balances', userId, slot, d)
     }
     return id
   }
@@ -210,7 +270,7 @@ export class MoneyChange {
 
   private mustHold(book: HolderBook, userId: string) {
     if (!this.locked[book].has(userId)) {
-      throw new Error(`ledger: ${book} ${userId} changed without its balance row locked first`)
+      throw new Error(`ledger: ${book} ${userId} changed without its balance locked first`)
     }
   }
 }

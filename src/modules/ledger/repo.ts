@@ -5,7 +5,7 @@ import type { Executor } from '../../kit/db.ts'
 import type { DB, ShareKind, ShareStatus } from '../../kit/db-schema.ts'
 
 export type ShareRow = Selectable<DB['order_shares']>
-/** The holders' one-row balances; creators' are striped over slots (lockCreatorSlots). */
+/** The holders' balances, striped over 16 slot rows each (migration 0021). */
 export type BalanceTable = 'affiliate_balances' | 'coproducer_balances'
 
 const KEY = {
@@ -32,7 +32,10 @@ export type CreatorCounters = { paid: number; refunded: number; withdrawn: numbe
 export type AffiliateCounters = Counters<'affiliate_balances'>
 export type CoproducerCounters = Counters<'coproducer_balances'>
 
-/** Slot rows per creator account (0 … 15, see migration 0013): a sale adds to one of them. */
+/**
+ * Slot rows per creator account or holder (0 … 15, migrations 0013 and 0021): a sale adds to
+ * one of them.
+ */
 export const BALANCE_SLOTS = 16
 
 export interface CreatorSlotDelta {
@@ -97,24 +100,69 @@ export const ledgerRepo = {
       .execute()
   },
 
-  /** Creates missing rows, then locks them all in key order (the fixed lock order). */
-  async lockBalances(db: Executor, table: BalanceTable, ids: string[]) {
-    if (!ids.length) return []
-    const key = KEY[table]
-    const sorted = [...new Set(ids)].sort()
-    await sql`INSERT INTO ${sql.table(table)} (${sql.ref(key)})
-      SELECT id FROM unnest(${sorted}::uuid[]) AS t(id) ORDER BY id
+  /**
+   * Creates the holders' 16 slot rows where they are missing, all in one statement (slot 15
+   * present means all are: they are only ever created together, see migration 0021).
+   */
+  async ensureHolderSlots(db: Executor, table: BalanceTable, sorted: string[]) {
+    const key = sql.ref(KEY[table])
+    await sql`INSERT INTO ${sql.table(table)} (${key}, slot)
+      SELECT t.id, s.slot FROM unnest(${sorted}::uuid[]) AS t(id),
+        generate_series(0, ${BALANCE_SLOTS - 1}) AS s(slot)
+      WHERE NOT EXISTS (SELECT 1 FROM ${sql.table(table)} b
+        WHERE b.${key} = t.id AND b.slot = ${BALANCE_SLOTS - 1})
+      ORDER BY t.id, s.slot
       ON CONFLICT DO NOTHING`.execute(db)
-    const { rows } = await sql<{ key: string; available_cents: number }>`
-      SELECT ${sql.ref(key)} AS key, available_cents FROM ${sql.table(table)}
-      WHERE ${sql.ref(key)} = ANY(${sorted}::uuid[]) ORDER BY ${sql.ref(key)} FOR UPDATE`.execute(
-      db,
-    )
-    return rows
   },
 
-  /** Adds each non-zero delta to its counter column of the holder's row. */
-  addCounters(db: Executor, table: BalanceTable, id: string, deltas: Record<string, number>) {
+  /**
+   * Locks every slot row of these holders in (id, slot) order (the fixed lock order), creating
+   * them first; returns each holder's summed available.
+   */
+  async lockHolders(db: Executor, table: BalanceTable, ids: string[]) {
+    const available = new Map<string, number>()
+    if (!ids.length) return available
+    const sorted = [...new Set(ids)].sort()
+    await this.ensureHolderSlots(db, table, sorted)
+    const key = sql.ref(KEY[table])
+    const { rows } = await sql<{ key: string; available_cents: number }>`
+      SELECT ${key} AS key, available_cents FROM ${sql.table(table)}
+      WHERE ${key} = ANY(${sorted}::uuid[]) ORDER BY ${key}, slot FOR UPDATE`.execute(db)
+    for (const r of rows) available.set(r.key, (available.get(r.key) ?? 0) + r.available_cents)
+    return available
+  },
+
+  /** Locks one slot row of each holder, in id order, creating the holders' rows first. */
+  async lockHolderSlot(db: Executor, table: BalanceTable, ids: string[], slot: number) {
+    if (!ids.length) return
+    const sorted = [...new Set(ids)].sort()
+    await this.ensureHolderSlots(db, table, sorted)
+    const key = sql.ref(KEY[table])
+    await sql`SELECT 1 FROM ${sql.table(table)}
+      WHERE ${key} = ANY(${sorted}::uuid[]) AND slot = ${slot}
+      ORDER BY ${key} FOR UPDATE`.execute(db)
+  },
+
+  /**
+   * Serializes the moves of one holder's withdrawn money between its shares among changes
+   * that each hold only one slot of that holder (sales absorbing a debt). Taken last, after
+   * every row lock of the change but the creator slots, by flows that then wait on nothing a
+   * whole-holder flow holds while it waits: no cycle.
+   */
+  lockHolderShares(db: Executor, table: BalanceTable, id: string) {
+    return sql`SELECT pg_advisory_xact_lock(hashtextextended(${`ledger-shares:${table}:${id}`}, 0))`.execute(
+      db,
+    )
+  },
+
+  /** Adds each non-zero delta to its counter column of the holder's slot row. */
+  addCounters(
+    db: Executor,
+    table: BalanceTable,
+    id: string,
+    slot: number,
+    deltas: Record<string, number>,
+  ) {
     const columns: Record<string, string> = COUNTERS[table]
     const sets = Object.entries(deltas)
       .filter(([, delta]) => delta !== 0)
@@ -124,10 +172,9 @@ export const ledgerRepo = {
       })
     if (!sets.length) return Promise.resolve()
     return sql`UPDATE ${sql.table(table)} SET ${sql.join(sets)}
-      WHERE ${sql.ref(KEY[table])} = ${id}`.execute(db)
+      WHERE ${sql.ref(KEY[table])} = ${id} AND slot = ${slot}`.execute(db)
   },
 
-  /** Undefined when this fact was already posted. */
   /**
    * A posting and its entries in one statement; false (nothing written) when the fact was
    * posted already (the posting's unique index). The entries' triggers run as before.

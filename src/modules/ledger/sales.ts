@@ -90,7 +90,8 @@ export async function postSale(
   hasShares = true,
 ): Promise<void> {
   const pending = hasShares ? await repo.sharesOfOrder(tx, order.id, 'pending') : []
-  const change = await MoneyChange.begin(tx, holdersOf(pending))
+  // One slot of each holder and of the creator: a launch's sales rarely wait on each other.
+  const change = await MoneyChange.sale(tx, holdersOf(pending))
   const now = ctx.clock.now()
   // Shares are written only with their order, and the caller locked the order: with none
   // pending (no affiliate, no co-producer) there is nothing to move.

@@ -23,22 +23,22 @@ const TABLE: Record<Exclude<Holder['kind'], 'creator'>, BalanceTable> = {
 
 const holderId = (holder: Holder) => (holder.kind === 'creator' ? holder.accountId : holder.userId)
 
-/** Locks the holder's balance (a creator's: every slot) before anything else of the flow. */
+/** Locks the holder's balance (every slot) before anything else of the flow. */
 function beginFor(tx: Tx, kind: Holder['kind'], id: string) {
   return MoneyChange.begin(tx, { [kind]: [id] })
 }
 
 /**
- * Locks the holder's balance FOR UPDATE (fixed lock order: a creator's every slot, in slot
- * order) and returns `available` in centavos (a creator's: the sum of its slots).
+ * Locks the holder's balance FOR UPDATE (every slot row, in slot order: the fixed lock order)
+ * and returns `available` in centavos, the sum of its slots.
  */
 export async function lockAvailable(tx: Tx, holder: Holder): Promise<number> {
-  if (holder.kind === 'creator') {
-    const available = await repo.lockCreatorSlots(tx, [holder.accountId])
-    return available.get(holder.accountId) ?? 0
-  }
-  const [row] = await repo.lockBalances(tx, TABLE[holder.kind], [holderId(holder)])
-  return row!.available_cents
+  const id = holderId(holder)
+  const available =
+    holder.kind === 'creator'
+      ? await repo.lockCreatorSlots(tx, [id])
+      : await repo.lockHolders(tx, TABLE[holder.kind], [id])
+  return available.get(id) ?? 0
 }
 
 /**
