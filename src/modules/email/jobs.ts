@@ -10,8 +10,14 @@ import { emailRepo as repo } from './repo.ts'
 import { createMailTransport, type MailTransport } from './transport.ts'
 
 export const MAX_ATTEMPTS = 8
-const LEASE_MS = 60_000
-const BATCH = 20
+// Each pass costs a fixed ~0.1 s beside its mails (measured over SMTP: 20 mails a pass gave
+// ~175 mails/s, 100 gave ~650), and a launch queues three mails per sale: big passes.
+const BATCH = 100
+// The lease outlives the slowest pass, or another worker would send its mails again: each of
+// the pool's connections carries BATCH / SMTP_CONNECTIONS = 10 mails in a row, each bounded by
+// the transport's time-outs (connect 10 s + greeting 10 s + socket 30 s). The price: mail a
+// crashed worker had claimed waits up to 10 minutes.
+const LEASE_MS = 10 * 60_000
 
 export function emailRetryDelayMs(attempt: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** (attempt - 1), 3_600_000)

@@ -8,11 +8,15 @@ export interface MailTransport {
   close(): void
 }
 
+/** SMTP connections each worker keeps open (nodemailer's pool; its default is 5). */
+export const SMTP_CONNECTIONS = 10
+
 /** Real SMTP when SMTP_URL is set; otherwise the dev mailbox, where the row itself is the mail. */
 export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): MailTransport {
   if (!config.smtpUrl) return { send: async () => {}, close: () => {} }
   const transporter = nodemailer.createTransport(config.smtpUrl, {
     pool: true,
+    maxConnections: SMTP_CONNECTIONS,
     // nodemailer waits up to 2 min to connect and 10 min on a silent socket; a send must give
     // up well inside the outbox lease (60 s), or a second worker would send the mail again.
     connectionTimeout: 10_000,
