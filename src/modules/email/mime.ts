@@ -63,9 +63,10 @@ const quoted = (name: string) =>
   /^[\w !#$%&'*+/=?^`{|}~.-]*$/.test(name) ? name : `"${name.replace(/(["\\])/g, '\\$1')}"`
 
 /**
- * A header text as RFC 2047 encoded words when it is not plain ASCII: each word 36 bytes of
- * UTF-8 at most (60 characters encoded, under the 75 allowed, so `Subject: ` and the first
- * word stay within a 78-character line), cut between characters, folded onto lines.
+ * A header text as RFC 2047 encoded words when it is not plain ASCII (or too long for one
+ * line of 998): each word 36 bytes of UTF-8 at most (60 characters encoded, under the 75
+ * allowed, so `Subject: ` and the first word stay within a 78-character line), cut between
+ * characters, folded onto lines.
  */
 export function encodedWords(text: string): string {
   if (ASCII_PRINTABLE.test(text) && text.length <= 900) return text

@@ -17,8 +17,8 @@ export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>
   const transporter = nodemailer.createTransport(config.smtpUrl, {
     pool: true,
     maxConnections: SMTP_CONNECTIONS,
-    // nodemailer waits up to 2 min to connect and 10 min on a silent socket; a send must give
-    // up well inside the outbox lease (60 s), or a second worker would send the mail again.
+    // nodemailer waits up to 2 min to connect and 10 min on a silent socket; a pass must end
+    // inside the outbox lease (jobs.ts), or a second worker would send its mails again.
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
