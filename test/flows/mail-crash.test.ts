@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTx } from '../../src/kit/db.ts'
 import { claimDue } from '../../src/kit/jobs.ts'
+import { EMAIL_LEASE_MS } from '../../src/modules/email/jobs.ts'
 import { queueEmail } from '../../src/modules/email/service.ts'
 import { refundCompletedEmail } from '../../src/modules/email/templates.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
@@ -61,7 +62,7 @@ describe(`mail survives a worker crash (${engine})`, () => {
         table: 'emails',
         now: svc.deps.clock.now(),
         limit: 10,
-        leaseMs: 60_000,
+        leaseMs: EMAIL_LEASE_MS,
       })
       expect(leased).toHaveLength(1)
     }
@@ -76,7 +77,9 @@ describe(`mail survives a worker crash (${engine})`, () => {
     expect(await worker.workers!.runOnce('email.send')).toBe(0)
     expect(sink.received).toHaveLength(0)
     // …until it expires.
-    await svc.api('POST', '/sandbox/clock/advance', { body: { seconds: 61 } })
+    await svc.api('POST', '/sandbox/clock/advance', {
+      body: { seconds: EMAIL_LEASE_MS / 1000 + 1 },
+    })
     await eventually(async () => (await mailRow()).status === 'sent', 20_000)
     expect(sink.received).toHaveLength(1)
     expect(sink.received[0]).toMatch(/^To: caio@example\.com/m)

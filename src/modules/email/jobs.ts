@@ -17,7 +17,7 @@ const BATCH = 100
 // the pool's connections carries BATCH / SMTP_CONNECTIONS = 10 mails in a row, each bounded by
 // the transport's time-outs (connect 10 s + greeting 10 s + socket 30 s). The price: mail a
 // crashed worker had claimed waits up to 10 minutes.
-const LEASE_MS = 10 * 60_000
+export const EMAIL_LEASE_MS = 10 * 60_000
 
 export function emailRetryDelayMs(attempt: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** (attempt - 1), 3_600_000)
@@ -47,7 +47,7 @@ async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number
     table: 'emails',
     now: deps.clock.now(),
     limit: BATCH,
-    leaseMs: LEASE_MS,
+    leaseMs: EMAIL_LEASE_MS,
   })
   // Sent mails are marked in one statement at the end of the pass (not one each): a pass ends
   // within the lease (the SMTP time-outs see to it), so this is as safe as marking each at once.
