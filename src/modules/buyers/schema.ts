@@ -1,16 +1,8 @@
 // The buyer's own API (members area): purchases, subscriptions, cancel, refund request.
 import { z } from 'zod'
 import { PageQuery } from '../../kit/http/pagination.ts'
-
-export const ORDER_STATUSES = [
-  'pending',
-  'paid',
-  'refunded',
-  'chargeback',
-  'expired',
-  'failed',
-] as const
-export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled'] as const
+import { ORDER_STATUSES } from '../orders/schema.ts'
+import { SUBSCRIPTION_STATUSES } from '../subscriptions/schema.ts'
 
 export const PurchaseListQuery = PageQuery
 

@@ -1,7 +1,7 @@
 // The logged-in members area: the products the buyer can open, their purchases (with the refund
 // request inside the guarantee period) and their subscriptions (with cancel). Typed by what the
 // buyers service returns; the buttons' behaviour is in members/browser/main.ts.
-import type { VNode } from 'preact'
+import type { ComponentChildren, VNode } from 'preact'
 import { formatBrl } from '../../kit/money.ts'
 import type { MySubscription, Purchase } from '../../modules/buyers/service.ts'
 import {
@@ -66,6 +66,23 @@ export function MyProducts(props: { products: ProductAccess[] }): VNode {
   )
 }
 
+/** The second step of a buyer's form: the question, then confirm or go back (members script). */
+function ConfirmStep(props: { yes: string; children: ComponentChildren }): VNode {
+  return (
+    <div class="confirmar" hidden>
+      <p>{props.children}</p>
+      <p class="actions">
+        <button type="button" data-confirm>
+          {props.yes}
+        </button>
+        <button type="button" class="sec" data-cancel>
+          Voltar
+        </button>
+      </p>
+    </div>
+  )
+}
+
 function RefundArea(props: { purchase: Purchase }): VNode | null {
   const { purchase: p } = props
   if (p.refund?.status === 'pending') return <p class="feito">Reembolso solicitado</p>
@@ -87,17 +104,9 @@ function RefundArea(props: { purchase: Purchase }): VNode | null {
         <button type="submit" class="sec">
           Continuar
         </button>
-        <div class="confirmar" hidden>
-          <p>Confirma o pedido de reembolso de {formatBrl(p.order.amount_cents)}?</p>
-          <p class="actions">
-            <button type="button" data-confirm>
-              Sim, pedir reembolso
-            </button>
-            <button type="button" class="sec" data-cancel>
-              Voltar
-            </button>
-          </p>
-        </div>
+        <ConfirmStep yes="Sim, pedir reembolso">
+          Confirma o pedido de reembolso de {formatBrl(p.order.amount_cents)}?
+        </ConfirmStep>
         <p class="erro" role="alert" />
       </form>
     </details>
@@ -162,20 +171,10 @@ export function MySubscriptions(props: { subscriptions: MySubscription[] }): VNo
                 <button type="submit" class="sec">
                   Cancelar assinatura
                 </button>
-                <div class="confirmar" hidden>
-                  <p>
-                    Confirma o cancelamento? Você mantém o acesso até{' '}
-                    {formatDate(s.sub.current_period_end)} e não será mais cobrado.
-                  </p>
-                  <p class="actions">
-                    <button type="button" data-confirm>
-                      Sim, cancelar
-                    </button>
-                    <button type="button" class="sec" data-cancel>
-                      Voltar
-                    </button>
-                  </p>
-                </div>
+                <ConfirmStep yes="Sim, cancelar">
+                  Confirma o cancelamento? Você mantém o acesso até{' '}
+                  {formatDate(s.sub.current_period_end)} e não será mais cobrado.
+                </ConfirmStep>
                 <p class="erro" role="alert" />
               </form>
             ) : null}
