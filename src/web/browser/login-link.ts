@@ -1,5 +1,5 @@
 // The members area's "Receber link de acesso" form (login-forms.tsx), when the page shows it.
-import { busy, showError } from './session.ts'
+import { busy, postJson, showError, submitButton } from './session.ts'
 
 export function wireLoginLinkForm(): void {
   const form = document.getElementById('link') as HTMLFormElement | null
@@ -9,12 +9,10 @@ export function wireLoginLinkForm(): void {
     event.preventDefault()
     status.textContent = ''
     showError(form, '')
-    const done = busy(form.querySelector('button[type="submit"]'), 'Enviando…')
-    const res = await fetch('/api/auth/login-link', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: (form.elements.namedItem('email') as HTMLInputElement).value }),
-    }).catch(() => null)
+    const done = busy(submitButton(form), 'Enviando…')
+    const res = await postJson('/api/auth/login-link', {
+      email: (form.elements.namedItem('email') as HTMLInputElement).value,
+    })
     done()
     if (res?.status === 202) {
       status.textContent =

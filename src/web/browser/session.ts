@@ -56,8 +56,16 @@ export async function errorText(res: Response, fallback: string): Promise<string
 const input = (form: HTMLFormElement, name: string) =>
   form.elements.namedItem(name) as HTMLInputElement
 
-const submitButton = (form: HTMLFormElement) =>
-  form.querySelector('button[type="submit"]') as HTMLButtonElement | null
+export const submitButton = (form: HTMLFormElement) =>
+  form.querySelector<HTMLButtonElement>('button[type="submit"]')
+
+/** A public JSON POST (no session needed): the answer, or null when the network failed. */
+export const postJson = (path: string, body: unknown): Promise<Response | null> =>
+  fetch(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).catch(() => null)
 
 /**
  * Logs in through the API, then goes to the form's `data-next` (a path the server chose among
@@ -70,14 +78,10 @@ export function wireLoginForm(): void {
     event.preventDefault()
     showError(login, '')
     const done = busy(submitButton(login), 'Entrando…')
-    const res = await fetch('/api/auth/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        email: input(login, 'email').value,
-        password: input(login, 'senha').value,
-      }),
-    }).catch(() => null)
+    const res = await postJson('/api/auth/login', {
+      email: input(login, 'email').value,
+      password: input(login, 'senha').value,
+    })
     if (res?.ok) return location.assign(login.dataset.next || location.pathname + location.search)
     done()
     showError(

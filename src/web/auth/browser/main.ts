@@ -1,10 +1,15 @@
 // /cadastro, /entrar and /senha/esqueci: whichever form the page shows.
-import { busy, errorText, showError, wireLoginForm } from '../../browser/session.ts'
+import {
+  busy,
+  errorText,
+  postJson,
+  showError,
+  submitButton,
+  wireLoginForm,
+} from '../../browser/session.ts'
 
 const value = (form: HTMLFormElement, name: string) =>
   (form.elements.namedItem(name) as HTMLInputElement).value
-const submitButton = (form: HTMLFormElement) =>
-  form.querySelector<HTMLButtonElement>('button[type="submit"]')
 
 /** Sign-up: creates the account and its session, then the dashboard. */
 function wireSignup(): void {
@@ -14,15 +19,11 @@ function wireSignup(): void {
     event.preventDefault()
     showError(form, '')
     const done = busy(submitButton(form), 'Criando conta…')
-    const res = await fetch('/api/auth/signup', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: value(form, 'name'),
-        email: value(form, 'email'),
-        password: value(form, 'password'),
-      }),
-    }).catch(() => null)
+    const res = await postJson('/api/auth/signup', {
+      name: value(form, 'name'),
+      email: value(form, 'email'),
+      password: value(form, 'password'),
+    })
     if (res?.status === 201) return location.assign('/dashboard')
     done()
     if (!res) return showError(form, 'Sem conexão. Tente de novo.')
@@ -50,11 +51,7 @@ function wireForgot(): void {
     showError(form, '')
     status.textContent = ''
     const done = busy(submitButton(form), 'Enviando…')
-    const res = await fetch('/api/auth/password-reset', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: value(form, 'email') }),
-    }).catch(() => null)
+    const res = await postJson('/api/auth/password-reset', { email: value(form, 'email') })
     done()
     if (res?.status === 202) {
       status.textContent =
