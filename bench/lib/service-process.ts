@@ -32,7 +32,10 @@ export function serviceEntry(): { args: string[]; compiled: boolean } {
   ) as Record<string, string>
   if (scripts.build && process.env.BENCH_SERVICE !== 'tsx') {
     execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' })
-    if (existsSync(`${ROOT}/dist/main.js`)) return { args: ['dist/main.js'], compiled: true }
+    // The node flags `npm start` gives (source maps, heap growth), so memory is measured as run.
+    const flags = /\bnode (.*)dist\/main\.js/.exec(scripts.start ?? '')?.[1]?.split(' ') ?? []
+    const args = [...flags.filter(Boolean), 'dist/main.js']
+    if (existsSync(`${ROOT}/dist/main.js`)) return { args, compiled: true }
   }
   return { args: ['--import', 'tsx', 'src/main.ts'], compiled: false }
 }
