@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely'
+import { jsonObjectFrom } from 'kysely/helpers/postgres'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
@@ -61,6 +62,37 @@ export const catalogRepo = {
   /** Any account's product: for the public checkout. */
   findPublicProduct(db: Executor, id: string) {
     return db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst()
+  },
+
+  /**
+   * Any account's product with one live plan (the one named, else the first), in one statement:
+   * what a checkout sells, read on every purchase. The plan travels as JSON, so its timestamp is
+   * revived here (its archived_at is null by the query).
+   */
+  async findProductWithPlan(db: Executor, productId: string, planId?: string) {
+    const row = await db
+      .selectFrom('products')
+      .selectAll('products')
+      .select((eb) =>
+        jsonObjectFrom(
+          eb
+            .selectFrom('plans')
+            .selectAll('plans')
+            .whereRef('plans.product_id', '=', 'products.id')
+            .where('plans.archived_at', 'is', null)
+            .$if(planId !== undefined, (q) => q.where('plans.id', '=', planId as string))
+            .orderBy('plans.position')
+            .limit(1),
+        ).as('plan'),
+      )
+      .where('products.id', '=', productId)
+      .executeTakeFirst()
+    if (!row) return undefined
+    const { plan, ...product } = row
+    return {
+      product: product as ProductRow,
+      plan: plan && ({ ...plan, created_at: new Date(plan.created_at) } as PlanRow),
+    }
   },
 
   /**
@@ -133,16 +165,6 @@ export const catalogRepo = {
       .selectAll('plans')
       .select(['products.name as product_name', 'products.delivery_url as product_delivery_url'])
       .where('plans.id', '=', planId)
-      .executeTakeFirst()
-  },
-
-  findPlan(db: Executor, productId: string, planId: string) {
-    return db
-      .selectFrom('plans')
-      .selectAll()
-      .where('id', '=', planId)
-      .where('product_id', '=', productId)
-      .where('archived_at', 'is', null)
       .executeTakeFirst()
   },
 

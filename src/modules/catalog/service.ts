@@ -223,13 +223,10 @@ export async function deleteProduct(tx: Tx, ctx: Ctx, accountId: string, id: str
 
 /** The product and plan a public checkout sells: active product, live plan (first by default). */
 export async function sellable(db: Executor, productId: string, planId?: string) {
-  const product = (await repo.findPublicProduct(db, productId)) as ProductRow | undefined
-  if (product?.status !== 'active') throw new NotFound('Produto não encontrado')
-  const plan = planId
-    ? await repo.findPlan(db, productId, planId)
-    : (await repo.plansOf(db, [productId]))[0]
-  if (!plan) throw new BadRequest('Plano inválido para este produto')
-  return { product, plan }
+  const found = await repo.findProductWithPlan(db, productId, planId)
+  if (found?.product.status !== 'active') throw new NotFound('Produto não encontrado')
+  if (!found.plan) throw new BadRequest('Plano inválido para este produto')
+  return { product: found.product, plan: found.plan }
 }
 
 export async function findBySlug(db: Executor, slug: string) {

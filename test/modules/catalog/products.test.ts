@@ -103,6 +103,31 @@ describe('products and plans', () => {
     expect(again.status).toBe(404)
   })
 
+  it('checkout sells a live plan: the one named, else the first; never an archived one', async () => {
+    const product = await createProduct(svc.api, key, {
+      plans: [
+        { name: 'A', price: 10 },
+        { name: 'B', price: 20 },
+      ],
+    })
+    const [planA, planB] = product.plans
+    const byDefault = await checkout(svc.api, product.id)
+    expect(byDefault).toMatchObject({ status: 201, body: { amount: 10 } })
+    const named = await checkout(svc.api, product.id, { plan_id: planB.id })
+    expect(named).toMatchObject({ status: 201, body: { amount: 20 } })
+    // A is archived by leaving it out: B becomes the first, A is no longer sold.
+    const patched = await svc.api('PATCH', `/api/v1/products/${product.id}`, {
+      key,
+      body: { plans: [{ id: planB.id, name: 'B', price: 20 }] },
+    })
+    expect(patched.status).toBe(200)
+    expect(await checkout(svc.api, product.id)).toMatchObject({ body: { amount: 20 } })
+    expect(await checkout(svc.api, product.id, { plan_id: planA.id })).toMatchObject({
+      status: 400,
+      body: { error: 'Plano inválido para este produto' },
+    })
+  })
+
   it('checkout refuses a method the billing does not accept', async () => {
     const product = await createProduct(svc.api, key)
     const res = await checkout(svc.api, product.id, {
