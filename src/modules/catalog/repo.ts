@@ -7,6 +7,18 @@ import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 export type ProductRow = DB['products'] & { status: 'active' | 'archived' }
 export type PlanRow = DB['plans']
 
+/** A plan read as JSON inside another statement, with its timestamps as dates again. */
+export function planFromJson<T extends { created_at: string; archived_at: string | null }>(
+  plan: T,
+): Omit<T, 'created_at' | 'archived_at'> & { created_at: Date; archived_at: Date | null } {
+  const archivedAt = plan.archived_at
+  return {
+    ...plan,
+    created_at: new Date(plan.created_at),
+    archived_at: archivedAt === null ? null : new Date(archivedAt),
+  }
+}
+
 export const catalogRepo = {
   insertProduct(db: Executor, row: Insertable<DB['products']>) {
     return db
@@ -66,8 +78,7 @@ export const catalogRepo = {
 
   /**
    * Any account's product with one live plan (the one named, else the first), in one statement:
-   * what a checkout sells, read on every purchase. The plan travels as JSON, so its timestamp is
-   * revived here (its archived_at is null by the query).
+   * what a checkout sells, read on every purchase (the plan travels as JSON).
    */
   async findProductWithPlan(db: Executor, productId: string, planId?: string) {
     const row = await db
@@ -91,7 +102,7 @@ export const catalogRepo = {
     const { plan, ...product } = row
     return {
       product: product as ProductRow,
-      plan: plan && ({ ...plan, created_at: new Date(plan.created_at) } as PlanRow),
+      plan: plan && planFromJson(plan),
     }
   },
 
@@ -155,17 +166,6 @@ export const catalogRepo = {
 
   findAnyPlan(db: Executor, planId: string) {
     return db.selectFrom('plans').selectAll().where('id', '=', planId).executeTakeFirst()
-  },
-
-  /** A plan with the name and delivery link of its product, in one lookup. */
-  findPlanWithProduct(db: Executor, planId: string) {
-    return db
-      .selectFrom('plans')
-      .innerJoin('products', 'products.id', 'plans.product_id')
-      .selectAll('plans')
-      .select(['products.name as product_name', 'products.delivery_url as product_delivery_url'])
-      .where('plans.id', '=', planId)
-      .executeTakeFirst()
   },
 
   deleteProduct(db: Executor, accountId: string, id: string) {

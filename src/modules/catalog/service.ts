@@ -245,9 +245,13 @@ export async function storefrontBySlug(db: Executor, slug: string) {
 /** Any plan by id, archived or not (what an existing order or subscription was sold on). */
 export const findPlanById = (db: Executor, id: string) => repo.findAnyPlan(db, id)
 
-/** Any plan by id with its product's name and delivery link (what a paid order needs). */
-export const findPlanWithProduct = (db: Executor, planId: string) =>
-  repo.findPlanWithProduct(db, planId)
+/** A plan with its product's name and delivery link: what a paid order needs. */
+export type PlanWithProduct = PlanRow & {
+  product_name: string
+  product_delivery_url: string | null
+}
+
+export { planFromJson } from './repo.ts'
 
 /** Any product by id, whatever its status (for e-mails and redirects of existing orders). */
 export async function findProductById(db: Executor, id: string) {

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from 'kysely'
+import { jsonObjectFrom } from 'kysely/helpers/postgres'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, OrderStatus } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
@@ -94,6 +95,18 @@ export const ordersRepo = {
           'accounts.sale_notifications',
           owner.select('users.email').as('owner_email'),
           owner.select('users.name').as('owner_name'),
+          // The plan sold and its product's name and delivery link (the delivery mail's).
+          jsonObjectFrom(
+            eb
+              .selectFrom('plans')
+              .innerJoin('products', 'products.id', 'plans.product_id')
+              .selectAll('plans')
+              .select([
+                'products.name as product_name',
+                'products.delivery_url as product_delivery_url',
+              ])
+              .whereRef('plans.id', '=', 'orders.plan_id'),
+          ).as('plan'),
           // Whether the sale has shares to move (the ledger skips reading them when not).
           eb
             .exists(

@@ -5,6 +5,7 @@ import { BadRequest, NotFound } from '../../kit/errors.ts'
 import { pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
 import { toBrl } from '../../kit/money.ts'
+import { type PlanWithProduct, planFromJson } from '../catalog/service.ts'
 import { ordersRepo as repo } from './repo.ts'
 import type { OrderListQuery, OrderOut } from './schema.ts'
 
@@ -51,20 +52,30 @@ export interface SaleNotice {
 
 /**
  * pending → paid, once: a second call (duplicate callback) gets null and does nothing. Also
- * returns whom to notify of the sale (null when the account turned it off), read by the same
- * statement.
+ * returns whom to notify of the sale (null when the account turned it off) and the plan sold
+ * with its product's name and delivery link, read by the same statement.
  */
 export async function markPaid(
   tx: Tx,
   orderId: string,
   paidAt: Date,
-): Promise<{ order: OrderRow; notify: SaleNotice | null; hasShares: boolean } | null> {
+): Promise<{
+  order: OrderRow
+  notify: SaleNotice | null
+  hasShares: boolean
+  plan: PlanWithProduct | null
+} | null> {
   const row = await repo.markPaid(tx, orderId, paidAt)
   if (!row) return null
-  const { sale_notifications, owner_email, owner_name, has_pending_shares, ...order } = row
+  const { sale_notifications, owner_email, owner_name, has_pending_shares, plan, ...order } = row
   const notify =
     sale_notifications && owner_email ? { email: owner_email, name: owner_name ?? '' } : null
-  return { order: order as OrderRow, notify, hasShares: Boolean(has_pending_shares) }
+  return {
+    order: order as OrderRow,
+    notify,
+    hasShares: Boolean(has_pending_shares),
+    plan: plan && planFromJson(plan),
+  }
 }
 
 export async function markFailed(tx: Tx, orderId: string, at: Date): Promise<OrderRow | null> {

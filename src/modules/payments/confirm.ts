@@ -5,7 +5,6 @@ import type { Tx } from '../../kit/db.ts'
 import { toBrl } from '../../kit/money.ts'
 import { grantAccess } from '../access/service.ts'
 import { memberLinkUrl } from '../accounts/member-links.ts'
-import { findPlanWithProduct } from '../catalog/service.ts'
 import { type QueuedMail, queueEmails } from '../email/service.ts'
 import { deliveryEmail, saleNotificationEmail } from '../email/templates.ts'
 import { postSale } from '../ledger/sales.ts'
@@ -20,7 +19,7 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
   const paidAt = ctx.clock.now()
   const paid = await markPaid(tx, orderId, paidAt)
   if (!paid) return false
-  const { order, notify, hasShares } = paid
+  const { order, notify, hasShares, plan } = paid
   const paidEvent = {
     type: 'order.paid' as const,
     data: {
@@ -36,13 +35,12 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
       paid_at: paidAt.toISOString(),
     },
   }
-  const plan = await findPlanWithProduct(tx, order.plan_id)
   // `order.paid` comes first. A one-time sale writes it with the access events, in one
   // statement; a subscription's payment before the subscription's own events.
   const recurring = Boolean(order.subscription_id || plan?.interval)
   if (recurring) await emitEvents(tx, ctx, order.account_id, [paidEvent])
   // A renewal keeps the access the subscription's first order granted.
-  const subscription = await subscriptionPaid(tx, ctx, order, plan)
+  const subscription = await subscriptionPaid(tx, ctx, order, plan ?? undefined)
   if (subscription !== 'renewed')
     await grantAccess(
       tx,
