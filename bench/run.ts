@@ -358,8 +358,14 @@ function printLaunch(l: NonNullable<typeof launch>): void {
   )
   console.log('\nRows per purchase by table (pg_stat_user_tables over the closed loop)')
   printTable(
-    ['table', 'inserted', 'updated', 'deleted'],
-    r.tables.map((t) => [t.table, fmt(t.inserted, 2), fmt(t.updated, 2), fmt(t.deleted, 2)]),
+    ['table', 'inserted', 'updated', 'of them HOT', 'deleted'],
+    r.tables.map((t) => [
+      t.table,
+      fmt(t.inserted, 2),
+      fmt(t.updated, 2),
+      fmt(t.hot, 2),
+      fmt(t.deleted, 2),
+    ]),
   )
   console.log(`Indexes of those tables no query used: ${r.unusedIndexes.join(', ') || 'none'}`)
   if (r.statementTexts.length) {

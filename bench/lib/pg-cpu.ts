@@ -87,7 +87,10 @@ export async function databaseCounters(adminUrl: string, database: string) {
   }
 }
 
-export type TableCounters = Record<string, { inserted: number; updated: number; deleted: number }>
+export type TableCounters = Record<
+  string,
+  { inserted: number; updated: number; hot: number; deleted: number }
+>
 
 /**
  * Rows written per table (pg_stat_user_tables) of the database at `databaseUrl`: where a
@@ -97,12 +100,20 @@ export async function tableCounters(databaseUrl: string): Promise<TableCounters>
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   try {
-    const { rows } = await client.query<{ t: string; i: string; u: string; d: string }>(
-      `SELECT relname AS t, n_tup_ins AS i, n_tup_upd AS u, n_tup_del AS d FROM pg_stat_user_tables`,
+    const { rows } = await client.query<{ t: string; i: string; u: string; h: string; d: string }>(
+      `SELECT relname AS t, n_tup_ins AS i, n_tup_upd AS u, n_tup_hot_upd AS h, n_tup_del AS d
+       FROM pg_stat_user_tables`,
     )
     const out: TableCounters = {}
-    for (const r of rows)
-      out[r.t] = { inserted: Number(r.i), updated: Number(r.u), deleted: Number(r.d) }
+    for (const r of rows) {
+      const [inserted, updated, hot, deleted] = [r.i, r.u, r.h, r.d].map(Number) as [
+        number,
+        number,
+        number,
+        number,
+      ]
+      out[r.t] = { inserted, updated, hot, deleted }
+    }
     return out
   } finally {
     await client.end()
@@ -113,11 +124,13 @@ export async function tableCounters(databaseUrl: string): Promise<TableCounters>
 export function tableDelta(before: TableCounters, after: TableCounters, purchases: number) {
   return Object.entries(after)
     .map(([table, a]) => {
-      const b = before[table] ?? { inserted: 0, updated: 0, deleted: 0 }
+      const b = before[table] ?? { inserted: 0, updated: 0, hot: 0, deleted: 0 }
       return {
         table,
         inserted: (a.inserted - b.inserted) / purchases,
         updated: (a.updated - b.updated) / purchases,
+        // Heap-only updates: no index entry written (the row's new version fit on its page).
+        hot: (a.hot - b.hot) / purchases,
         deleted: (a.deleted - b.deleted) / purchases,
       }
     })
