@@ -32,7 +32,7 @@ export function serviceEntry(): { args: string[]; compiled: boolean } {
   ) as Record<string, string>
   if (scripts.build && process.env.BENCH_SERVICE !== 'tsx') {
     execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' })
-    // The node flags `npm start` gives (source maps, heap growth), so memory is measured as run.
+    // The node flags `npm start` gives (source maps), so the service runs as it is run.
     const flags = /\bnode (.*)dist\/main\.js/.exec(scripts.start ?? '')?.[1]?.split(' ') ?? []
     const args = [...flags.filter(Boolean), 'dist/main.js']
     if (existsSync(`${ROOT}/dist/main.js`)) return { args, compiled: true }
