@@ -3,7 +3,7 @@
 // IP (TRUST_PROXY + X-Forwarded-For), so their buckets never meet.
 import { randomBytes, randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hit, type RateLimit } from '../../src/kit/rate-limit.ts'
+import { hit, pruneRateLimits, type RateLimit } from '../../src/kit/rate-limit.ts'
 import {
   LOGIN_FAILURES_PER_IP,
   PASSWORD_CHANGES_PER_USER,
@@ -148,5 +148,20 @@ describe(`rate limits (${engine})`, () => {
     expect(results.every((r) => r.status === 404)).toBe(true)
     expectLimited(await create('10.0.8.1'), 60)
     expect((await create('10.0.8.2')).status).toBe(404)
+  })
+
+  it('pruning drops the buckets idle since the given instant and keeps the others', async () => {
+    const rule: RateLimit = { name: 'prune-test', limit: 5, windowMs: 60_000 }
+    await hit(svc.deps.db, svc.deps.clock, rule, 'idle')
+    const between = new Date(svc.deps.clock.now().getTime() + 1)
+    await svc.deps.clock.advance(1_000)
+    await hit(svc.deps.db, svc.deps.clock, rule, 'busy')
+    await pruneRateLimits(svc.deps.db, between)
+    const left = await svc.deps.db
+      .selectFrom('rate_limits')
+      .select('bucket')
+      .where('bucket', 'like', 'prune-test:%')
+      .execute()
+    expect(left.map((r) => r.bucket)).toEqual(['prune-test:busy'])
   })
 })
