@@ -7,7 +7,7 @@
 import type { Deps } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import { Conflict } from '../../kit/errors.ts'
-import { createLoginLink, ensureBuyer } from '../accounts/service.ts'
+import { ensureBuyer } from '../accounts/service.ts'
 import { getProduct } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { handGrantEmail } from './manual-grant-email.ts'
@@ -47,7 +47,7 @@ export async function grantByHand(
       name: buyer.user.name || name,
       productName: product.name,
       accountName: account.name,
-      loginUrl: buyer.created ? await createLoginLink(tx, deps, buyer.user.id) : null,
+      loginUrl: buyer.loginUrl,
       membersUrl: `${deps.config.baseUrl}/members`,
     }),
   })

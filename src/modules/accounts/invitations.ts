@@ -5,7 +5,7 @@ import type { Tx } from '../../kit/db.ts'
 import { queueEmail } from '../email/service.ts'
 import { partnerInvitationEmail } from '../email/templates.ts'
 import { PASSWORD_PAGE } from './password.ts'
-import { createLoginLink, ensureBuyer } from './service.ts'
+import { ensureBuyer } from './service.ts'
 
 export async function inviteUser(
   tx: Tx,
@@ -17,17 +17,17 @@ export async function inviteUser(
     creatorName: string
   },
 ) {
-  const { user, created } = await ensureBuyer(tx, ctx, {
+  const { user, loginUrl } = await ensureBuyer(tx, ctx, {
     name: input.email.split('@')[0]!,
     email: input.email,
   })
-  if (created) {
+  if (loginUrl) {
     await queueEmail(tx, ctx, {
       to: input.email,
       dedupeKey: `invitation:${user.id}`,
       ...partnerInvitationEmail({
         ...input,
-        loginUrl: `${await createLoginLink(tx, ctx, user.id)}&next=${encodeURIComponent(PASSWORD_PAGE)}`,
+        loginUrl: `${loginUrl}&next=${encodeURIComponent(PASSWORD_PAGE)}`,
       }),
     })
   }

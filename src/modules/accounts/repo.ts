@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely'
+import { type Insertable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 
@@ -40,6 +40,43 @@ export const accountsRepo = {
       .selectAll()
       .where('email', '=', user.email)
       .executeTakeFirstOrThrow()
+  },
+
+  /**
+   * A new user and, in the same statement, a log-in link for them; undefined (and no link)
+   * when the e-mail is taken.
+   */
+  insertUserWithLoginLink(
+    db: Executor,
+    user: Insertable<DB['users']>,
+    link: { token_hash: string; created_at: Date; expires_at: Date },
+  ) {
+    return db
+      .with('created', (qb) =>
+        qb
+          .insertInto('users')
+          .values(user)
+          .onConflict((oc) => oc.column('email').doNothing())
+          .returningAll(),
+      )
+      .with('link', (qb) =>
+        qb
+          .insertInto('login_links')
+          .columns(['token_hash', 'user_id', 'created_at', 'expires_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('created')
+              .select([
+                sql<string>`${link.token_hash}::text`.as('token_hash'),
+                'created.id as user_id',
+                sql<Date>`${link.created_at}::timestamptz`.as('created_at'),
+                sql<Date>`${link.expires_at}::timestamptz`.as('expires_at'),
+              ]),
+          ),
+      )
+      .selectFrom('created')
+      .selectAll()
+      .executeTakeFirst()
   },
 
   insertUser(db: Executor, user: Insertable<DB['users']>) {

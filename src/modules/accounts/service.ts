@@ -135,22 +135,30 @@ export async function ensureAdmin(tx: Tx, ctx: Ctx, input: { email: string; pass
 }
 
 /**
- * The buyer of a checkout: an existing user by e-mail, or a new one without a password
- * (they log in to the members area by e-mailed link). `created` tells the caller to send
- * the access e-mail.
+ * The buyer of a checkout (or of a grant or an invitation): an existing user by e-mail, or a
+ * new one without a password, written with a log-in link to the members area in the same
+ * statement. `loginUrl` (new users only) is for the access e-mail the caller sends.
  */
-export async function ensureBuyer(tx: Tx, ctx: Ctx, input: { name: string; email: string }) {
+export async function ensureBuyer(
+  tx: Tx,
+  ctx: Ctx & { config: { baseUrl: string } },
+  input: { name: string; email: string },
+) {
   const now = ctx.clock.now()
-  const created = await repo.insertUser(tx, {
-    id: uuidv7(now.getTime()),
-    name: input.name,
-    email: input.email,
-    created_at: now,
-  })
-  if (created) return { user: created, created: true }
+  const token = randomToken(32)
+  const created = await repo.insertUserWithLoginLink(
+    tx,
+    { id: uuidv7(now.getTime()), name: input.name, email: input.email, created_at: now },
+    {
+      token_hash: sha256Hex(token),
+      created_at: now,
+      expires_at: new Date(now.getTime() + ACCESS_LINK_MS),
+    },
+  )
+  if (created) return { user: created, created: true, loginUrl: loginUrlOf(ctx, token) } as const
   const existing = await repo.findUserByEmail(tx, input.email)
   if (!existing) throw new Error('buyer vanished between insert and select')
-  return { user: existing, created: false }
+  return { user: existing, created: false, loginUrl: null } as const
 }
 
 export async function createApiKey(
@@ -267,9 +275,11 @@ export async function createLoginLink(
   userId: string,
   lifetimeMs = ACCESS_LINK_MS,
 ) {
-  const token = await createLoginToken(tx, ctx, userId, lifetimeMs)
-  return `${ctx.config.baseUrl}/members/login?token=${token}`
+  return loginUrlOf(ctx, await createLoginToken(tx, ctx, userId, lifetimeMs))
 }
+
+const loginUrlOf = (ctx: { config: { baseUrl: string } }, token: string) =>
+  `${ctx.config.baseUrl}/members/login?token=${token}`
 
 /** Whether a log-in link can still be used, without spending it. */
 export async function loginLinkIsLive(db: Executor, ctx: Ctx, token: string) {

@@ -4,7 +4,7 @@ import { normalizeBrazilianPhone, normalizeTaxId } from '../../kit/documents.ts'
 import { AppError, BadRequest, Conflict, NotFound, PaymentRequired } from '../../kit/errors.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { toBrl } from '../../kit/money.ts'
-import { createLoginLink, ensureBuyer } from '../accounts/service.ts'
+import { ensureBuyer } from '../accounts/service.ts'
 import { priceWithCoupon, redeemCoupon } from '../catalog/coupons.ts'
 import { findProductById, sellable } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
@@ -87,7 +87,7 @@ export async function createCheckout(
         ...accessEmail({
           buyerName: input.name,
           productName: product.name,
-          loginUrl: await createLoginLink(tx, deps, buyer.user.id),
+          loginUrl: buyer.loginUrl,
         }),
       })
     }

@@ -83,6 +83,19 @@ describe(`one-time log-in links (${engine})`, () => {
     expect((await fetch(link)).status).toBe(410)
   })
 
+  it('a returning buyer gets no second access e-mail and no second link', async () => {
+    const { email } = await accessLink()
+    expect((await checkout(svc.api, productId, { email })).status).toBe(201)
+    expect(await mailsTo(email)).toHaveLength(1)
+    const links = await svc.deps.db
+      .selectFrom('login_links')
+      .innerJoin('users', 'users.id', 'login_links.user_id')
+      .select('login_links.token_hash')
+      .where('users.email', '=', email)
+      .execute()
+    expect(links).toHaveLength(1)
+  })
+
   it('asking for a link: a fresh one is mailed when the e-mail has a user, the same 202 when not', async () => {
     const ask = (email: string) => svc.api('POST', '/api/auth/login-link', { body: { email } })
     const { email } = await accessLink()
