@@ -8,10 +8,15 @@ export type SinkAnswer = 'accept' | 'refuse' | 'stall'
 export async function startSmtpSink(answer: (raw: string) => SinkAnswer = () => 'accept') {
   const received: string[] = []
   let stalled = 0
+  let connections = 0
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onConnect(_session, callback) {
+      connections++
+      callback()
+    },
     onData(stream, _session, callback) {
       let raw = ''
       stream.on('data', (chunk: Buffer) => {
@@ -33,6 +38,8 @@ export async function startSmtpSink(answer: (raw: string) => SinkAnswer = () => 
     /** Raw messages accepted, in order. */
     received,
     stalled: () => stalled,
+    /** SMTP connections opened so far. */
+    connections: () => connections,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

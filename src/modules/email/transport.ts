@@ -14,7 +14,11 @@ export const SMTP_CONNECTIONS = 10
 /** Real SMTP when SMTP_URL is set; otherwise the dev mailbox, where the row itself is the mail. */
 export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): MailTransport {
   if (!config.smtpUrl) return { send: async () => {}, close: () => {} }
-  const transporter = nodemailer.createTransport(config.smtpUrl, {
+  // The options go in one object with the URL: given as a second argument they would be
+  // message defaults, and every mail would open its own connection with nodemailer's long
+  // default time-outs.
+  const transporter = nodemailer.createTransport({
+    url: config.smtpUrl,
     pool: true,
     maxConnections: SMTP_CONNECTIONS,
     // nodemailer waits up to 2 min to connect and 10 min on a silent socket; a pass must end
@@ -22,7 +26,7 @@ export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
-  } as object)
+  })
   return {
     async send(mail) {
       // Composed here (mime.ts), only carried by nodemailer: its composer cost ~0.8 ms a mail.

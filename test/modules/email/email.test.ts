@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTx } from '../../../src/kit/db.ts'
 import { queueEmail } from '../../../src/modules/email/service.ts'
 import { accessEmail, deliveryEmail } from '../../../src/modules/email/templates.ts'
+import { SMTP_CONNECTIONS } from '../../../src/modules/email/transport.ts'
 import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
 import { startSmtpSink } from '../../setup/smtp-sink.ts'
 
@@ -122,5 +123,18 @@ describe(`real SMTP (${engine})`, () => {
     })
     expect(row.attempts).toBe(2)
     expect((await svc.api('GET', '/api/dev/emails')).status).toBe(404)
+  })
+
+  it('sends a pass of mails over the pool: a few connections, not one per mail', async () => {
+    const before = { connections: sink.connections(), received: received.length }
+    await withTx(svc.deps.db, async (tx) => {
+      for (let i = 0; i < 3 * SMTP_CONNECTIONS; i++)
+        await queueEmail(tx, svc.deps, {
+          to: `lote-${i}@example.com`,
+          ...accessEmail({ buyerName: 'Bia', productName: 'Fotografia', loginUrl: 'http://x/l' }),
+        })
+    })
+    await eventually(async () => received.length === before.received + 3 * SMTP_CONNECTIONS)
+    expect(sink.connections() - before.connections).toBeLessThanOrEqual(SMTP_CONNECTIONS)
   })
 })
