@@ -70,7 +70,7 @@ async function spawnService(args: string[], env: Record<string, string>) {
   const { BASE_URL: _unset, ...inherited } = process.env
   // Logs go where an operator's would (not to the bench's terminal): the cost of writing them
   // is part of the service's CPU.
-  const devNull = openSync('/dev/null', 'w')
+  const devNull = openSync(process.env.BENCH_SERVICE_STDOUT ?? '/dev/null', 'w')
   // BENCH_NODE_ARGS: extra node flags for the service, e.g. `--cpu-prof --cpu-prof-dir=prof`.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
   const child = spawn(process.execPath, [...nodeArgs, '--import', COUNTER, ...args], {
