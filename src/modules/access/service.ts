@@ -5,63 +5,66 @@ import { Conflict, NotFound } from '../../kit/errors.ts'
 import { type PageQuery, pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
 import { uuidv7 } from '../../kit/ids.ts'
+import type { Part } from '../../kit/statement.ts'
 import { usersByIds } from '../accounts/service.ts'
-import { emitEvent, emitEvents } from '../webhooks/service.ts'
+import { emitEvent, eventParts, type NewEvent } from '../webhooks/service.ts'
 import { accessRepo as repo } from './repo.ts'
 import type { MemberOut } from './schema.ts'
 
 type Ctx = { clock: Clock }
 type Grant = DB['access_grants']
 
-type NewEvent = Parameters<typeof emitEvents>[3][number]
-
 /**
  * Unlocks the product of a paid order: one access record per order (a repeat is a no-op
  * returning null; a hand grant has no order, `orderId` null), the buyer enrolled as the
  * account's member, `member.enrolled` and `access.granted` in the outbox. `before`: the caller's
- * events to write first, in the same statement (a paid order's `order.paid`); written even when
- * the grant is a repeat.
+ * events to write first (a paid order's `order.paid`), written even when the grant is a repeat;
+ * `alongside`: the caller's other writes (kit/statement.ts). All of it in one statement.
  */
 export async function grantAccess(
   tx: Tx,
   ctx: Ctx,
   input: { accountId: string; buyerId: string; productId: string; orderId: string | null },
   before: NewEvent[] = [],
+  alongside: Part[] = [],
 ): Promise<Grant | null> {
   const now = ctx.clock.now()
-  const grant = await repo.insertGrantAndMember(tx, {
-    id: uuidv7(now.getTime()),
-    account_id: input.accountId,
-    buyer_id: input.buyerId,
-    product_id: input.productId,
-    order_id: input.orderId,
-    status: 'active',
-    granted_at: now,
-  })
-  if (!grant) {
-    if (before.length) await emitEvents(tx, ctx, input.accountId, before)
-    return null
-  }
+  const id = uuidv7(now.getTime())
   const ids = {
     buyer_id: input.buyerId,
     product_id: input.productId,
     order_id: input.orderId,
-    access_id: grant.id,
+    access_id: id,
   }
-  await emitEvents(tx, ctx, input.accountId, [
+  const keep = repo.grantIsNew
+  const events = eventParts(ctx, input.accountId, [
     ...before,
-    { type: 'member.enrolled', data: ids },
+    { type: 'member.enrolled', data: ids, keep },
     {
       type: 'access.granted',
       data: {
-        access_id: grant.id,
+        access_id: id,
         buyer_id: input.buyerId,
         product_id: input.productId,
         order_id: input.orderId,
       },
+      keep,
     },
   ])
-  return grant
+  const grant = await repo.insertGrantAndMember(
+    tx,
+    {
+      id,
+      account_id: input.accountId,
+      buyer_id: input.buyerId,
+      product_id: input.productId,
+      order_id: input.orderId,
+      status: 'active',
+      granted_at: now,
+    },
+    [...events.parts, ...alongside],
+  )
+  return grant ?? null
 }
 
 /** Revokes one access (by hand, refund, chargeback, canceled subscription) with `access.revoked`. */

@@ -1,5 +1,5 @@
 import type { Insertable, Updateable } from 'kysely'
-import { jsonObjectFrom } from 'kysely/helpers/postgres'
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
@@ -78,7 +78,9 @@ export const catalogRepo = {
 
   /**
    * Any account's product with one live plan (the one named, else the first), in one statement:
-   * what a checkout sells, read on every purchase (the plan travels as JSON).
+   * what a checkout sells, read on every purchase (the plan travels as JSON). Also the product's
+   * co-producer splits in enrolment order (coproducers' table, read here to save a round trip
+   * per purchase: every order snapshots them).
    */
   async findProductWithPlan(db: Executor, productId: string, planId?: string) {
     const row = await db
@@ -96,13 +98,28 @@ export const catalogRepo = {
             .limit(1),
         ).as('plan'),
       )
+      .select((eb) =>
+        jsonArrayFrom(
+          eb
+            .selectFrom('coproducers')
+            .select([
+              'coproducers.id as coproducerId',
+              'coproducers.user_id as userId',
+              'coproducers.split_bps as bps',
+            ])
+            .whereRef('coproducers.product_id', '=', 'products.id')
+            .orderBy('coproducers.created_at')
+            .orderBy('coproducers.id'),
+        ).as('splits'),
+      )
       .where('products.id', '=', productId)
       .executeTakeFirst()
     if (!row) return undefined
-    const { plan, ...product } = row
+    const { plan, splits, ...product } = row
     return {
       product: product as ProductRow,
       plan: plan && planFromJson(plan),
+      splits,
     }
   },
 

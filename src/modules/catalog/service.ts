@@ -221,12 +221,15 @@ export async function deleteProduct(tx: Tx, ctx: Ctx, accountId: string, id: str
   return 'deleted' as const
 }
 
-/** The product and plan a public checkout sells: active product, live plan (first by default). */
+/**
+ * The product and plan a public checkout sells (active product, live plan, the first by
+ * default), with the co-producer splits its orders snapshot.
+ */
 export async function sellable(db: Executor, productId: string, planId?: string) {
   const found = await repo.findProductWithPlan(db, productId, planId)
   if (found?.product.status !== 'active') throw new NotFound('Produto não encontrado')
   if (!found.plan) throw new BadRequest('Plano inválido para este produto')
-  return { product: found.product, plan: found.plan }
+  return { product: found.product, plan: found.plan, splits: found.splits }
 }
 
 export async function findBySlug(db: Executor, slug: string) {

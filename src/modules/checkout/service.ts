@@ -7,12 +7,12 @@ import { toBrl } from '../../kit/money.ts'
 import { ensureBuyer } from '../accounts/service.ts'
 import { priceWithCoupon, redeemCoupon } from '../catalog/coupons.ts'
 import { findProductById, sellable } from '../catalog/service.ts'
-import { queueEmail } from '../email/service.ts'
+import { mailParts } from '../email/service.ts'
 import { accessEmail } from '../email/templates.ts'
 import { commissionFields, planShares, recordShares } from '../ledger/shares.ts'
 import { createOrder, findOrder } from '../orders/service.ts'
 import { barcodeSvgDataUrl } from '../payments/boleto.ts'
-import { openCheck, settleCheck } from '../payments/checks.ts'
+import { openCheckPart, settleCheck } from '../payments/checks.ts'
 import { type CreateChargeInput, type GatewayCharge, GatewayRefused } from '../payments/gateway.ts'
 import {
   type ChargeOutcome,
@@ -21,7 +21,7 @@ import {
   recordOrderCharge,
 } from '../payments/order-charge.ts'
 import { pixQrDataUrl } from '../payments/qr.ts'
-import { emitEvent } from '../webhooks/service.ts'
+import { eventParts } from '../webhooks/service.ts'
 import { buyerAddressOf, cardDataOf, postalCodeOf } from './card.ts'
 import { installmentsOf } from './installments.ts'
 import { assertMethodOffered } from './methods.ts'
@@ -51,7 +51,7 @@ export async function createCheckout(
   input: CreateCheckoutInput,
   request: { remoteIp?: string | undefined } = {},
 ): Promise<CheckoutOut> {
-  const { product, plan } = await sellable(deps.db, input.product_id, input.plan_id)
+  const { product, plan, splits } = await sellable(deps.db, input.product_id, input.plan_id)
   assertMethodOffered(product, deps.gateway.capabilities, input.payment_method)
   const taxId = normalizeTaxId(input.cpf)
   if (!taxId) throw new BadRequest('CPF/CNPJ inválido')
@@ -80,68 +80,77 @@ export async function createCheckout(
 
   await withTx(deps.db, async (tx) => {
     const buyer = await ensureBuyer(tx, deps, { name: input.name, email: input.email })
-    if (buyer.created) {
-      await queueEmail(tx, deps, {
-        to: input.email,
-        dedupeKey: `access:${buyer.user.id}`,
-        ...accessEmail({
-          buyerName: input.name,
-          productName: product.name,
-          loginUrl: buyer.loginUrl,
-        }),
-      })
-    }
     const shares = await planShares(tx, {
       productId: product.id,
       // Shares are of the price: the interest is the platform's.
       amountCents: priceCents,
       affiliateCode: input.affiliate_code,
       buyerId: buyer.user.id,
+      splits,
     })
-    const created = await createOrder(tx, {
-      id: orderId,
-      account_id: product.account_id,
-      product_id: product.id,
-      plan_id: plan.id,
-      buyer_id: buyer.user.id,
-      buyer_email: input.email,
-      buyer_name: input.name,
-      buyer_document: taxId.value,
-      buyer_phone: phone,
-      status: 'pending',
-      amount_cents: amountCents,
-      installments: count,
-      buyer_ip: request.remoteIp ?? null,
-      interest_cents: installments.interestCents,
-      payment_method: input.payment_method,
-      coupon_code: priced?.coupon.code ?? null,
-      // A boleto's comes with its due date, once the gateway issued it.
-      expires_at: {
-        pix: pixExpiresAt,
-        card: new Date(now.getTime() + CARD_WINDOW_MS),
-        boleto: null,
-      }[input.payment_method],
-      created_at: now,
-      updated_at: now,
-      ...commissionFields(shares),
-    })
+    // The order, the new buyer's access mail, `order.created` and the order's gateway check go
+    // in one statement: one round trip instead of four.
+    const accessMail = buyer.loginUrl && {
+      to: input.email,
+      dedupeKey: `access:${buyer.user.id}`,
+      ...accessEmail({
+        buyerName: input.name,
+        productName: product.name,
+        loginUrl: buyer.loginUrl,
+      }),
+    }
+    const orderCreated = eventParts(deps, product.account_id, [
+      {
+        type: 'order.created',
+        data: {
+          order_id: orderId,
+          amount: toBrl(amountCents),
+          product_id: product.id,
+          buyer_email: input.email,
+        },
+      },
+    ])
+    const created = await createOrder(
+      tx,
+      {
+        id: orderId,
+        account_id: product.account_id,
+        product_id: product.id,
+        plan_id: plan.id,
+        buyer_id: buyer.user.id,
+        buyer_email: input.email,
+        buyer_name: input.name,
+        buyer_document: taxId.value,
+        buyer_phone: phone,
+        status: 'pending',
+        amount_cents: amountCents,
+        installments: count,
+        buyer_ip: request.remoteIp ?? null,
+        interest_cents: installments.interestCents,
+        payment_method: input.payment_method,
+        coupon_code: priced?.coupon.code ?? null,
+        // A boleto's comes with its due date, once the gateway issued it.
+        expires_at: {
+          pix: pixExpiresAt,
+          card: new Date(now.getTime() + CARD_WINDOW_MS),
+          boleto: null,
+        }[input.payment_method],
+        created_at: now,
+        updated_at: now,
+        ...commissionFields(shares),
+      },
+      [
+        ...mailParts(tx, deps, accessMail ? [accessMail] : []),
+        ...orderCreated.parts,
+        openCheckPart(tx, deps, { id: orderId, kind: 'charge' }),
+      ],
+    )
     // Held until the order is paid, or given back when it fails or expires.
     if (priced) await redeemCoupon(tx, priced.coupon.id)
     if (input.session_id) {
       await markConverted(tx, { sessionId: input.session_id, productId: product.id, orderId })
     }
-    await emitEvent(tx, deps, {
-      accountId: product.account_id,
-      type: 'order.created',
-      data: {
-        order_id: orderId,
-        amount: toBrl(amountCents),
-        product_id: product.id,
-        buyer_email: input.email,
-      },
-    })
     await recordShares(tx, deps, created, shares)
-    await openCheck(tx, deps, { id: orderId, kind: 'charge' })
   })
 
   const buyer: CreateChargeInput['buyer'] = {

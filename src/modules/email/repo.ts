@@ -1,15 +1,21 @@
 import { type Insertable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
+import type { Part } from '../../kit/statement.ts'
 
 export const emailRepo = {
-  /** A repeated dedupe key is a no-op: one delivery e-mail per order, whatever retries. */
-  insert(db: Executor, rows: Insertable<DB['emails']>[]) {
-    return db
-      .insertInto('emails')
-      .values(rows)
-      .onConflict((oc) => oc.column('dedupe_key').doNothing())
-      .execute()
+  /**
+   * New mails, as a part of a statement (kit/statement.ts). A taken dedupe key writes nothing:
+   * one delivery e-mail per order, whatever retries.
+   */
+  insertPart(db: Executor, rows: Insertable<DB['emails']>[]): Part {
+    return {
+      name: 'mail',
+      query: db
+        .insertInto('emails')
+        .values(rows)
+        .onConflict((oc) => oc.column('dedupe_key').doNothing()),
+    }
   },
 
   /** One array parameter: the same statement whatever the batch's size. */

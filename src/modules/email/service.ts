@@ -1,6 +1,7 @@
 import type { Clock } from '../../kit/clock.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
 import { uuidv7 } from '../../kit/ids.ts'
+import { type Part, writeParts } from '../../kit/statement.ts'
 import { emailRepo as repo } from './repo.ts'
 
 export interface Mail {
@@ -19,22 +20,29 @@ export type QueuedMail = Mail & { dedupeKey?: string }
 
 /** Several mails in one statement (a paid order's delivery mail and its sale notification). */
 export async function queueEmails(tx: Tx, ctx: { clock: Clock }, mails: QueuedMail[]) {
-  if (mails.length === 0) return
+  await writeParts(tx, mailParts(tx, ctx, mails))
+}
+
+/** queueEmails as a part of a statement the caller writes with others (kit/statement.ts). */
+export function mailParts(tx: Tx, ctx: { clock: Clock }, mails: QueuedMail[]): Part[] {
+  if (mails.length === 0) return []
   const now = ctx.clock.now()
-  await repo.insert(
-    tx,
-    mails.map((input) => ({
-      id: uuidv7(now.getTime()),
-      dedupe_key: input.dedupeKey ?? null,
-      to_address: input.to.toLowerCase(),
-      subject: input.subject,
-      text_body: input.text,
-      html_body: input.html,
-      status: 'pending' as const,
-      next_attempt_at: now,
-      created_at: now,
-    })),
-  )
+  return [
+    repo.insertPart(
+      tx,
+      mails.map((input) => ({
+        id: uuidv7(now.getTime()),
+        dedupe_key: input.dedupeKey ?? null,
+        to_address: input.to.toLowerCase(),
+        subject: input.subject,
+        text_body: input.text,
+        html_body: input.html,
+        status: 'pending' as const,
+        next_attempt_at: now,
+        created_at: now,
+      })),
+    ),
+  ]
 }
 
 export function listEmails(db: Executor, filter: { to?: string | undefined; limit: number }) {

@@ -216,9 +216,10 @@ export class MoneyChange {
       slot = slotOfTx.get(tx) ?? Number.parseInt(id.slice(-1), 16) % BALANCE_SLOTS
     }
     slotOfTx.set(tx, slot)
-    // Creates or locks the slot rows first: the entries' trigger adds to them.
+    // The slot rows, created or locked, go in the posting's statement: the entries' trigger,
+    // which runs when it ends, adds to them.
     const slotAccounts = [...new Set(accounts)]
-    await repo.addCreatorSlots(
+    const slots = repo.addCreatorSlotsPart(
       tx,
       slot,
       slotAccounts.map((accountId) => ({
@@ -245,6 +246,7 @@ export class MoneyChange {
         slot,
         created_at: now,
       })),
+      slots ? [slots] : [],
     )
     if (!posted) throw new Error(`ledger: ${ref.kind} was already posted for this fact`)
     for (const [userId, d] of this.holders.affiliate) {

@@ -3,6 +3,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, ShareKind, ShareStatus } from '../../kit/db-schema.ts'
+import { type Part, writeParts } from '../../kit/statement.ts'
 
 export type ShareRow = Selectable<DB['order_shares']>
 /** The holders' balances, striped over 16 slot rows each (migration 0021). */
@@ -69,7 +70,13 @@ export const ledgerRepo = {
    * locks only those rows (in account order) and never waits on a sale of another slot.
    */
   async addCreatorSlots(db: Executor, slot: number, deltas: CreatorSlotDelta[]): Promise<void> {
-    if (!deltas.length) return
+    const part = this.addCreatorSlotsPart(db, slot, deltas)
+    if (part) await part.query.execute()
+  },
+
+  /** addCreatorSlots as a part of a statement (kit/statement.ts); null when there is none. */
+  addCreatorSlotsPart(db: Executor, slot: number, deltas: CreatorSlotDelta[]) {
+    if (!deltas.length) return null
     const rows = [...deltas]
       .sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0))
       .map((d) => ({
@@ -79,25 +86,27 @@ export const ledgerRepo = {
         refunded_cents: d.counters.refunded,
         withdrawn_cents: d.counters.withdrawn,
       }))
-    await db
-      .insertInto('creator_balances')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.columns(['account_id', 'slot']).doUpdateSet((eb) => ({
-          paid_cents: eb('creator_balances.paid_cents', '+', eb.ref('excluded.paid_cents')),
-          refunded_cents: eb(
-            'creator_balances.refunded_cents',
-            '+',
-            eb.ref('excluded.refunded_cents'),
-          ),
-          withdrawn_cents: eb(
-            'creator_balances.withdrawn_cents',
-            '+',
-            eb.ref('excluded.withdrawn_cents'),
-          ),
-        })),
-      )
-      .execute()
+    return {
+      name: 'creator_slots',
+      query: db
+        .insertInto('creator_balances')
+        .values(rows)
+        .onConflict((oc) =>
+          oc.columns(['account_id', 'slot']).doUpdateSet((eb) => ({
+            paid_cents: eb('creator_balances.paid_cents', '+', eb.ref('excluded.paid_cents')),
+            refunded_cents: eb(
+              'creator_balances.refunded_cents',
+              '+',
+              eb.ref('excluded.refunded_cents'),
+            ),
+            withdrawn_cents: eb(
+              'creator_balances.withdrawn_cents',
+              '+',
+              eb.ref('excluded.withdrawn_cents'),
+            ),
+          })),
+        ),
+    } satisfies Part
   },
 
   /**
@@ -179,42 +188,46 @@ export const ledgerRepo = {
    * A posting and its entries in one statement; false (nothing written) when the fact was
    * posted already (the posting's unique index). The entries' triggers run as before.
    */
+  /**
+   * A posting with its entries, and `alongside` (the creator slots the entries' trigger adds
+   * to), in one statement (kit/statement.ts); false when the fact was posted already. The
+   * trigger runs when the statement ends, so it finds the slot rows the statement created.
+   */
   async insertPostingWithEntries(
     db: Executor,
     row: Selectable<DB['ledger_postings']>,
     entries: Omit<Insertable<DB['ledger_entries']>, 'posting_id'>[],
+    alongside: Part[] = [],
   ): Promise<boolean> {
-    if (!entries.length) return Boolean(await this.insertPosting(db, row))
-    const values = entries.map(
-      (e) =>
-        sql`(${e.book}::text, ${e.holder_id ?? null}::uuid, ${e.account_id}::uuid, ${e.amount_cents}::int8, ${e.slot ?? 0}::smallint, ${e.created_at}::timestamptz)`,
-    )
-    const { rows } = await sql<{ posted: number }>`
-      WITH posting AS (
-        INSERT INTO ledger_postings (id, kind, account_id, order_id, refund_id, withdrawal_id, created_at)
-        VALUES (${row.id}, ${row.kind}, ${row.account_id}, ${row.order_id}, ${row.refund_id},
-          ${row.withdrawal_id}, ${row.created_at})
-        ON CONFLICT DO NOTHING
-        RETURNING id
-      ), entry AS (
-        INSERT INTO ledger_entries (posting_id, book, holder_id, account_id, amount_cents, slot, created_at)
-        SELECT posting.id, v.book, v.holder_id, v.account_id, v.amount_cents, v.slot, v.created_at
-        FROM posting, (VALUES ${sql.join(values)}) AS v (book, holder_id, account_id, amount_cents, slot, created_at)
-        RETURNING 1
+    const parts: Part[] = [
+      ...alongside,
+      {
+        name: 'posting',
+        query: sql`INSERT INTO ledger_postings (id, kind, account_id, order_id, refund_id, withdrawal_id, created_at)
+          VALUES (${row.id}, ${row.kind}, ${row.account_id}, ${row.order_id}, ${row.refund_id},
+            ${row.withdrawal_id}, ${row.created_at})
+          ON CONFLICT DO NOTHING
+          RETURNING id`,
+      },
+    ]
+    if (entries.length) {
+      const values = entries.map(
+        (e) =>
+          sql`(${e.book}::text, ${e.holder_id ?? null}::uuid, ${e.account_id}::uuid, ${e.amount_cents}::int8, ${e.slot ?? 0}::smallint, ${e.created_at}::timestamptz)`,
       )
-      SELECT (SELECT count(*) FROM posting)::int AS posted, (SELECT count(*) FROM entry)::int AS entries`.execute(
+      parts.push({
+        name: 'entry',
+        query: sql`INSERT INTO ledger_entries (posting_id, book, holder_id, account_id, amount_cents, slot, created_at)
+          SELECT posting.id, v.book, v.holder_id, v.account_id, v.amount_cents, v.slot, v.created_at
+          FROM posting, (VALUES ${sql.join(values)}) AS v (book, holder_id, account_id, amount_cents, slot, created_at)`,
+      })
+    }
+    const [result] = await writeParts(
       db,
+      parts,
+      sql<{ posted: number }>`SELECT count(*)::int AS posted FROM posting`,
     )
-    return rows[0]!.posted > 0
-  },
-
-  insertPosting(db: Executor, row: Insertable<DB['ledger_postings']>) {
-    return db
-      .insertInto('ledger_postings')
-      .values(row)
-      .onConflict((oc) => oc.doNothing())
-      .returning('id')
-      .executeTakeFirst()
+    return result!.posted > 0
   },
 
   insertShares(db: Executor, rows: Insertable<DB['order_shares']>[]) {

@@ -31,13 +31,15 @@ export async function planShares(
     /** Instead of a code: the affiliate of the order a renewal continues. */
     affiliateId?: string | null
     buyerId: string
+    /** The product's co-producer splits when the caller read them already (else read here). */
+    splits?: { coproducerId: string; userId: string; bps: number }[]
   },
 ): Promise<SharePlan> {
   const referral = input.affiliateId
     ? await referralById(db, input.affiliateId)
     : await referralFor(db, input.productId, input.affiliateCode)
   const affiliate = referral && referral.userId !== input.buyerId ? referral : null
-  const splits = await splitsOf(db, input.productId)
+  const splits = input.splits ?? (await splitsOf(db, input.productId))
   const parts = splitSale(
     input.amountCents,
     affiliate?.bps ?? null,

@@ -1,8 +1,9 @@
-import type { Insertable, Selectable } from 'kysely'
+import { type Insertable, type Selectable, sql } from 'kysely'
 import { jsonObjectFrom } from 'kysely/helpers/postgres'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, OrderStatus } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
+import { type Part, writeParts } from '../../kit/statement.ts'
 import type { OrderListQuery } from './schema.ts'
 
 export type OrderRow = Selectable<DB['orders']>
@@ -22,8 +23,16 @@ function matching(db: Executor, accountId: string, f: OrderFilters) {
 }
 
 export const ordersRepo = {
-  insert(db: Executor, row: Insertable<DB['orders']>) {
-    return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow()
+  /** A new order; `alongside`, other writes that go in the same statement (kit/statement.ts). */
+  async insert(db: Executor, row: Insertable<DB['orders']>, alongside: Part[] = []) {
+    const query = db.insertInto('orders').values(row).returningAll()
+    if (!alongside.length) return query.executeTakeFirstOrThrow()
+    const [created] = await writeParts(
+      db,
+      [{ name: 'new_order', query }, ...alongside],
+      sql<OrderRow>`SELECT * FROM new_order`,
+    )
+    return created!
   },
 
   findById(db: Executor, id: string) {

@@ -5,6 +5,7 @@ import { BadRequest, NotFound } from '../../kit/errors.ts'
 import { pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
 import { toBrl } from '../../kit/money.ts'
+import type { Part } from '../../kit/statement.ts'
 import { type PlanWithProduct, planFromJson } from '../catalog/service.ts'
 import { ordersRepo as repo } from './repo.ts'
 import type { OrderListQuery, OrderOut } from './schema.ts'
@@ -38,8 +39,9 @@ export function orderOut(row: OrderRow): OrderOut {
 export const hasOrdersForProduct = (db: Executor, productId: string) =>
   repo.existsForProduct(db, productId)
 
-export const createOrder = (tx: Tx, row: Insertable<DB['orders']>) =>
-  repo.insert(tx, row) as Promise<OrderRow>
+/** A new order; `alongside`, writes of other domains that go in its statement (kit/statement.ts). */
+export const createOrder = (tx: Tx, row: Insertable<DB['orders']>, alongside: Part[] = []) =>
+  repo.insert(tx, row, alongside) as Promise<OrderRow>
 
 export const findOrder = (db: Executor, id: string) =>
   repo.findById(db, id) as Promise<OrderRow | undefined>

@@ -5,6 +5,7 @@
 import type { Clock } from '../../kit/clock.ts'
 import type { Executor } from '../../kit/db.ts'
 import type { GatewayCheckKind } from '../../kit/db-schema.ts'
+import type { Part } from '../../kit/statement.ts'
 import { paymentsRepo as repo } from './repo.ts'
 
 type Ctx = { clock: Clock }
@@ -24,9 +25,22 @@ export function openCheck(
   ctx: Ctx,
   input: { id: string; kind: GatewayCheckKind; afterMs?: number },
 ) {
+  return repo.openCheck(db, checkRow(ctx, input))
+}
+
+/** openCheck as a part of a statement the caller writes with others (kit/statement.ts). */
+export function openCheckPart(
+  db: Executor,
+  ctx: Ctx,
+  input: { id: string; kind: GatewayCheckKind; afterMs?: number },
+): Part {
+  return repo.openCheckPart(db, checkRow(ctx, input))
+}
+
+function checkRow(ctx: Ctx, input: { id: string; kind: GatewayCheckKind; afterMs?: number }) {
   const now = ctx.clock.now()
   const at = new Date(now.getTime() + (input.afterMs ?? CHECK_GRACE_MS))
-  return repo.openCheck(db, { id: input.id, kind: input.kind, at, now })
+  return { id: input.id, kind: input.kind, at, now }
 }
 
 /** The answer is ours now (recorded, or confirmed to hold nothing): nothing left to look up. */

@@ -5,7 +5,7 @@ import type { Tx } from '../../kit/db.ts'
 import { toBrl } from '../../kit/money.ts'
 import { grantAccess } from '../access/service.ts'
 import { memberLinkUrl } from '../accounts/member-links.ts'
-import { type QueuedMail, queueEmails } from '../email/service.ts'
+import { mailParts, type QueuedMail, queueEmails } from '../email/service.ts'
 import { deliveryEmail, saleNotificationEmail } from '../email/templates.ts'
 import { postSale } from '../ledger/sales.ts'
 import { markPaid } from '../orders/service.ts'
@@ -19,7 +19,7 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
   const paidAt = ctx.clock.now()
   const paid = await markPaid(tx, orderId, paidAt)
   if (!paid) return false
-  const { order, notify, hasShares, plan } = paid
+  const { order, hasShares, plan } = paid
   const paidEvent = {
     type: 'order.paid' as const,
     data: {
@@ -41,7 +41,11 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
   if (recurring) await emitEvents(tx, ctx, order.account_id, [paidEvent])
   // A renewal keeps the access the subscription's first order granted.
   const subscription = await subscriptionPaid(tx, ctx, order, plan ?? undefined)
-  if (subscription !== 'renewed')
+  const renewed = subscription === 'renewed'
+  const mails = saleMails(ctx, paid, renewed)
+  // A first sale writes its access, the access events and the mails in one statement.
+  if (renewed) await queueEmails(tx, ctx, mails)
+  else
     await grantAccess(
       tx,
       ctx,
@@ -52,21 +56,35 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
         orderId: order.id,
       },
       recurring ? [] : [paidEvent],
+      mailParts(tx, ctx, mails),
     )
-  // The buyer's delivery mail and the owner's sale notification go in one statement.
-  const delivery: QueuedMail = {
-    to: order.buyer_email,
-    dedupeKey: `delivery:${order.id}`,
-    ...deliveryEmail({
-      buyerName: order.buyer_name,
-      productName: plan?.product_name ?? 'seu produto',
-      amountCents: order.amount_cents,
-      orderId: order.id,
-      deliveryUrl: plan?.product_delivery_url ?? null,
-      membersUrl: memberLinkUrl(ctx, order),
-    }),
-  }
-  const mails = [delivery]
+  // Last: it locks the rows it writes (the holders' balances, one random slot of the
+  // account's balance) until commit, so anything that does meet them waits as little as it can.
+  await postSale(tx, ctx, order, hasShares)
+  return true
+}
+
+/** The buyer's delivery mail and, unless the account turned it off, the owner's sale notice. */
+function saleMails(
+  ctx: Ctx,
+  { order, plan, notify }: NonNullable<Awaited<ReturnType<typeof markPaid>>>,
+  renewed: boolean,
+): QueuedMail[] {
+  const productName = plan?.product_name ?? 'seu produto'
+  const mails: QueuedMail[] = [
+    {
+      to: order.buyer_email,
+      dedupeKey: `delivery:${order.id}`,
+      ...deliveryEmail({
+        buyerName: order.buyer_name,
+        productName,
+        amountCents: order.amount_cents,
+        orderId: order.id,
+        deliveryUrl: plan?.product_delivery_url ?? null,
+        membersUrl: memberLinkUrl(ctx, order),
+      }),
+    },
+  ]
   // Renewals notify too: each is money in, like a first sale.
   if (notify)
     mails.push({
@@ -74,19 +92,15 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
       dedupeKey: `sale:${order.id}`,
       ...saleNotificationEmail({
         ownerName: notify.name,
-        productName: plan?.product_name ?? 'seu produto',
+        productName,
         amountCents: order.amount_cents,
         buyerName: order.buyer_name,
         buyerEmail: order.buyer_email,
         method: order.payment_method,
         installments: order.installments,
-        renewal: subscription === 'renewed',
+        renewal: renewed,
         orderUrl: `${ctx.config.baseUrl}/dashboard/pedidos/${order.id}`,
       }),
     })
-  await queueEmails(tx, ctx, mails)
-  // Last: it locks the rows it writes (the holders' balances, one random slot of the
-  // account's balance) until commit, so anything that does meet them waits as little as it can.
-  await postSale(tx, ctx, order, hasShares)
-  return true
+  return mails
 }

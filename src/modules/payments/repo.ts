@@ -1,6 +1,7 @@
 import { type Insertable, type QueryCreator, type RawBuilder, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, GatewayCheckKind } from '../../kit/db-schema.ts'
+import type { Part } from '../../kit/statement.ts'
 
 type CheckRow = { id: string; kind: GatewayCheckKind; at: Date; now: Date }
 
@@ -193,13 +194,21 @@ export const paymentsRepo = {
    * with a fresh count of attempts.
    */
   openCheck(db: Executor, row: CheckRow) {
-    return upsertCheck(db, row, {
-      next_attempt_at: sql<Date>`CASE WHEN gateway_checks.status = 'pending'
-        THEN least(gateway_checks.next_attempt_at, excluded.next_attempt_at)
-        ELSE excluded.next_attempt_at END`,
-      attempts: sql<number>`CASE WHEN gateway_checks.status = 'pending'
-        THEN gateway_checks.attempts ELSE 0 END`,
-    })
+    return this.openCheckPart(db, row).query.execute()
+  },
+
+  /** openCheck as a part of a statement (kit/statement.ts). */
+  openCheckPart(db: Executor, row: CheckRow) {
+    return {
+      name: 'check',
+      query: checkUpsert(db, row, {
+        next_attempt_at: sql<Date>`CASE WHEN gateway_checks.status = 'pending'
+          THEN least(gateway_checks.next_attempt_at, excluded.next_attempt_at)
+          ELSE excluded.next_attempt_at END`,
+        attempts: sql<number>`CASE WHEN gateway_checks.status = 'pending'
+          THEN gateway_checks.attempts ELSE 0 END`,
+      }),
+    } satisfies Part
   },
 
   /** Sets the next look of a reference, opening its check or restarting an open one's count. */

@@ -1,7 +1,8 @@
-import { type Insertable, sql, type Updateable } from 'kysely'
+import { type Insertable, type RawBuilder, sql, type Updateable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
+import type { Part } from '../../kit/statement.ts'
 
 /** A leased delivery with its event and endpoint: all one attempt needs. */
 export interface ClaimedDelivery {
@@ -159,31 +160,36 @@ export const webhooksRepo = {
   },
 
   /**
-   * The outbox write of events of one account in one round trip: the event rows, a pending
-   * delivery for each active endpoint subscribed to each type, and (only if one was queued) the
-   * wake-up that notifyWorkers sends. Returns how many deliveries were queued.
+   * The outbox write of events, as parts of one statement (kit/statement.ts): the event rows
+   * (each kept only when its `keep` is true, e.g. when a grant written beside it was new), a
+   * pending delivery for each active endpoint subscribed to each type, and, only if one was
+   * queued, the wake-up notifyWorkers sends (PostgreSQL sends one per channel and transaction,
+   * at commit, however many rows ask).
    */
-  async insertEventsAndQueue(db: Executor, rows: EventRow[]): Promise<number> {
-    if (!rows.length) return 0
+  eventParts(rows: (EventRow & { keep?: RawBuilder<boolean> })[]): Part[] {
     const values = rows.map(
-      (row) => sql`(${row.id}, ${row.account_id}, ${row.type}, ${row.data}, ${row.created_at})`,
+      (row) =>
+        sql`(${row.id}::uuid, ${row.account_id}::uuid, ${row.type}::text, ${row.data}::jsonb, ${row.created_at}::timestamptz, ${row.keep ?? sql`true`})`,
     )
-    const result = await sql<{ queued: number }>`
-      WITH event AS (
-        INSERT INTO events (id, account_id, type, data, created_at)
-        VALUES ${sql.join(values)}
-        RETURNING id, account_id, type, created_at
-      ), queued AS (
-        INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
-        SELECT gen_random_uuid(), event.id, e.id, e.account_id, 'pending', event.created_at, event.created_at
-        FROM event
-        JOIN webhook_endpoints e ON e.account_id = event.account_id AND event.type = ANY (e.events)
-        WHERE e.is_active AND e.deleted_at IS NULL
-        RETURNING 1
-      ), counted AS (SELECT count(*)::int AS queued FROM queued)
-      SELECT queued, CASE WHEN queued > 0 THEN pg_notify(${DELIVERIES_CHANNEL}, '') END AS notified
-      FROM counted`.execute(db)
-    return result.rows[0]?.queued ?? 0
+    return [
+      {
+        name: 'event',
+        query: sql`INSERT INTO events (id, account_id, type, data, created_at)
+          SELECT id, account_id, type, data, created_at
+          FROM (VALUES ${sql.join(values)}) AS v (id, account_id, type, data, created_at, keep)
+          WHERE keep
+          RETURNING id, account_id, type, created_at`,
+      },
+      {
+        name: 'queued',
+        query: sql`INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
+          SELECT gen_random_uuid(), event.id, e.id, e.account_id, 'pending', event.created_at, event.created_at
+          FROM event
+          JOIN webhook_endpoints e ON e.account_id = event.account_id AND event.type = ANY (e.events)
+          WHERE e.is_active AND e.deleted_at IS NULL
+          RETURNING pg_notify(${DELIVERIES_CHANNEL}, '')`,
+      },
+    ]
   },
 
   /** Wakes every delivery worker when the caller's transaction commits (not before). */

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely'
+import type { RawBuilder, Selectable } from 'kysely'
 import type { Clock } from '../../kit/clock.ts'
 import { decrypt, deriveKey, encrypt } from '../../kit/crypto.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
@@ -7,6 +7,7 @@ import { BadRequest, Conflict, NotFound } from '../../kit/errors.ts'
 import { type PageQuery, pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
 import { uuidv7 } from '../../kit/ids.ts'
+import { writeParts } from '../../kit/statement.ts'
 import { accountOwner } from '../accounts/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { webhookDisabledEmail } from '../email/templates.ts'
@@ -38,8 +39,25 @@ export async function emitEvents(
   tx: Tx,
   ctx: Ctx,
   accountId: string,
-  events: { type: EventType; data: Record<string, unknown> }[],
+  events: NewEvent[],
 ): Promise<string[]> {
+  const written = eventParts(ctx, accountId, events)
+  await writeParts(tx, written.parts)
+  return written.ids
+}
+
+/** An event to emit; with `keep`, only when that is true in the statement that writes it. */
+export type NewEvent = {
+  type: EventType
+  data: Record<string, unknown>
+  keep?: RawBuilder<boolean>
+}
+
+/**
+ * emitEvents as parts of a statement the caller writes with others (kit/statement.ts), in the
+ * caller's transaction: the events, their deliveries and the workers' wake-up.
+ */
+export function eventParts(ctx: Ctx, accountId: string, events: NewEvent[]) {
   const rows = events.map((event) => {
     const now = ctx.clock.now()
     return {
@@ -48,10 +66,10 @@ export async function emitEvents(
       type: event.type,
       data: JSON.stringify(event.data),
       created_at: now,
+      keep: event.keep,
     }
   })
-  await repo.insertEventsAndQueue(tx, rows)
-  return rows.map((row) => row.id)
+  return { parts: rows.length ? repo.eventParts(rows) : [], ids: rows.map((row) => row.id) }
 }
 
 const secretKey = (ctx: { appSecret: string }) => deriveKey(ctx.appSecret, 'webhook-secrets')
