@@ -56,6 +56,7 @@ async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number
     mails.map(async (mail) => {
       try {
         await transport.send({
+          id: mail.id,
           to: mail.to_address,
           subject: mail.subject,
           text: mail.text_body,

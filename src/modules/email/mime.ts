@@ -3,9 +3,10 @@
 // rules to get wrong). nodemailer's general composer spent ~0.8 ms of CPU per mail on the same
 // message; three mails go out per purchase, so on launch day it was the largest single cost
 // in the service. nodemailer still speaks SMTP (pool, time-outs, retries).
-import { randomBytes } from 'node:crypto'
 
 export interface MimeMail {
+  /** The outbox row's id: the Message-ID, the same on every retry of the mail. */
+  id: string
   from: string
   to: string
   subject: string
@@ -16,16 +17,18 @@ export interface MimeMail {
 const CRLF = '\r\n'
 const ASCII_PRINTABLE = /^[\x20-\x7e]*$/
 
-/** The message, CRLF line ends, ready for SMTP DATA. */
-export function composeMime(mail: MimeMail, now: Date): string {
-  const boundary = `=_vitrine_${randomBytes(12).toString('hex')}`
+/** The message, CRLF line ends, ready for SMTP DATA, and its Message-ID. */
+export function composeMime(mail: MimeMail, now: Date): { raw: string; messageId: string } {
+  // base64 has no `_`: the boundary cannot occur in a part.
+  const boundary = `=_vitrine_${mail.id.replace(/-/g, '')}`
   const domain = /@([^>\s]+)>?\s*$/.exec(mail.from)?.[1] ?? 'vitrine.local'
-  return [
+  const messageId = `<${mail.id}@${domain}>`
+  const raw = [
     `From: ${mailbox(mail.from)}`,
     `To: ${mailbox(mail.to)}`,
     `Subject: ${encodedWords(mail.subject)}`,
     `Date: ${now.toUTCString().replace('GMT', '+0000')}`,
-    `Message-ID: <${randomBytes(16).toString('hex')}@${domain}>`,
+    `Message-ID: ${messageId}`,
     'MIME-Version: 1.0',
     `Content-Type: multipart/alternative;${CRLF} boundary="${boundary}"`,
     '',
@@ -42,6 +45,7 @@ export function composeMime(mail: MimeMail, now: Date): string {
     `--${boundary}--`,
     '',
   ].join(CRLF)
+  return { raw, messageId }
 }
 
 /** `Name <addr>` with a non-ASCII name encoded (RFC 2047); a bare address as it is. */

@@ -4,7 +4,8 @@ import { addressOf, composeMime } from './mime.ts'
 import type { Mail } from './service.ts'
 
 export interface MailTransport {
-  send(mail: Mail): Promise<void>
+  /** `id`: the outbox row's, the message's Message-ID. */
+  send(mail: Mail & { id: string }): Promise<void>
   close(): void
 }
 
@@ -30,9 +31,12 @@ export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>
   return {
     async send(mail) {
       // Composed here (mime.ts), only carried by nodemailer: its composer cost ~0.8 ms a mail.
+      // Given the Message-ID, nodemailer does not draw one of its own.
+      const { raw, messageId } = composeMime({ from: config.mailFrom, ...mail }, new Date())
       await transporter.sendMail({
         envelope: { from: addressOf(config.mailFrom), to: [addressOf(mail.to)] },
-        raw: composeMime({ from: config.mailFrom, ...mail }, new Date()),
+        messageId,
+        raw,
       })
     },
     close: () => transporter.close(),

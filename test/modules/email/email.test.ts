@@ -122,6 +122,8 @@ describe(`real SMTP (${engine})`, () => {
       return found.status === 'sent' ? found : null
     })
     expect(row.attempts).toBe(2)
+    // The retry went out as the same message: its Message-ID is the outbox row's.
+    expect(raw).toMatch(new RegExp(`^Message-ID: <${row.id}@`, 'm'))
     expect((await svc.api('GET', '/api/dev/emails')).status).toBe(404)
   })
 

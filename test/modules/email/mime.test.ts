@@ -34,6 +34,7 @@ function read(raw: string) {
 }
 
 const mail = {
+  id: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
   from: 'Vitrine Cursos <nao-responda@vitrine.com.br>',
   to: 'bia@example.com',
   subject: 'Seu acesso à área de membros: Fotografia — turma de verão',
@@ -43,13 +44,14 @@ const mail = {
 
 describe('composeMime', () => {
   it('reads back as the mail it was given, in UTF-8, as multipart/alternative', () => {
-    const raw = composeMime(mail, new Date(Date.UTC(2026, 10, 25, 12)))
+    const { raw, messageId } = composeMime(mail, new Date(Date.UTC(2026, 10, 25, 12)))
     const { headers, parts, last } = read(raw)
     expect(headers.get('from')).toBe(mail.from)
     expect(headers.get('to')).toBe('bia@example.com')
     expect(decodeWords(headers.get('subject')!)).toBe(mail.subject)
     expect(headers.get('date')).toBe('Wed, 25 Nov 2026 12:00:00 +0000')
-    expect(headers.get('message-id')).toMatch(/^<[0-9a-f]{32}@vitrine\.com\.br>$/)
+    expect(headers.get('message-id')).toBe(`<${mail.id}@vitrine.com.br>`)
+    expect(messageId).toBe(headers.get('message-id'))
     expect(headers.get('content-type')).toMatch(/^multipart\/alternative;\r\n boundary=/)
     expect(parts).toEqual([
       { type: 'text/plain', text: 'Olá, Bia!\r\nSeu acesso está liberado.' },
@@ -72,7 +74,7 @@ describe('composeMime', () => {
   })
 
   it('lets no line break in an address or subject start a header', () => {
-    const raw = composeMime(
+    const { raw } = composeMime(
       { ...mail, to: 'bia@example.com\r\nBcc: all@example.com', subject: 'Oi\r\nBcc: x@y.z' },
       new Date(),
     )
