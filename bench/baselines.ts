@@ -5,7 +5,7 @@ import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import { createServerDatabase, SERVER_URL } from './lib/databases.ts'
-import { backendCpu } from './lib/pg-cpu.ts'
+import { backendCpu, walCounters } from './lib/pg-cpu.ts'
 
 const run = promisify(execFile)
 
@@ -50,22 +50,36 @@ export async function pgbenchTps(seconds: number): Promise<number> {
 export async function pgbenchLaunch(
   seconds: number,
   clients = 16,
-): Promise<{ tps: number; transactions: number; cpuPerTxMs: number }> {
+): Promise<{
+  tps: number
+  transactions: number
+  cpuPerTxMs: number
+  walBytesPerTx: number
+  walSyncsPerTx: number
+}> {
   const db = await createServerDatabase('vitrine_pgbench')
   const conn = pgbenchConnection()
   const scale = process.env.BENCH_PGBENCH_SCALE ?? '1'
   try {
     await run('pgbench', [...conn, '-i', '-q', '-s', scale, db.name])
     const cpu = backendCpu(SERVER_URL, db.name, 100)
+    const walBefore = await walCounters(SERVER_URL)
     await cpu.start()
     const args = [...conn, '-c', String(clients), '-j', '2', '-T', String(seconds), db.name]
     const { stdout } = await run('pgbench', args)
     const cpuSeconds = await cpu.stop()
+    const walAfter = await walCounters(SERVER_URL)
     const tps = /tps = ([\d.]+)/.exec(stdout)
     const done = /number of transactions actually processed: (\d+)/.exec(stdout)
     if (!tps || !done) throw new Error(`pgbench printed no tps:\n${stdout}`)
     const transactions = Number(done[1])
-    return { tps: Number(tps[1]), transactions, cpuPerTxMs: (cpuSeconds * 1000) / transactions }
+    return {
+      tps: Number(tps[1]),
+      transactions,
+      cpuPerTxMs: (cpuSeconds * 1000) / transactions,
+      walBytesPerTx: (walAfter.bytes - walBefore.bytes) / transactions,
+      walSyncsPerTx: (walAfter.syncs - walBefore.syncs) / transactions,
+    }
   } finally {
     await db.drop()
   }

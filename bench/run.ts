@@ -328,6 +328,12 @@ function printLaunch(l: NonNullable<typeof launch>): void {
         `≤ 5 ×: ${mark(r.pgCpuPerPurchaseMs / b.cpuPerTxMs <= 5)}`,
       ],
       [
+        'WAL per purchase',
+        `${fmt(r.walBytesPerPurchase / 1024, 1)} KiB, ${fmt(r.walSyncsPerPurchase, 2)} syncs`,
+        `${fmt(r.walBytesPerPurchase / b.walBytesPerTx)} × the bytes and ${fmt(r.walSyncsPerPurchase / b.walSyncsPerTx)} × the syncs of one pgbench transaction (pg_stat_wal)`,
+        '',
+      ],
+      [
         'service CPU per purchase',
         `${fmt(r.serviceCpuPerPurchaseMs, 2)} ms`,
         `user + system of the service process ÷ purchases, after ${r.warmUpSeconds} s of warm-up (whose own: ${fmt(r.warmUpCpuPerPurchaseMs, 2)} ms)`,
@@ -464,6 +470,8 @@ function launchJson(l: NonNullable<typeof launch>) {
     statementTexts: r.statementTexts,
     pgCpuPerPurchaseMs: r.pgCpuPerPurchaseMs,
     pgCpuRatioToPgbenchTx: r.pgCpuPerPurchaseMs / l.pgbench.cpuPerTxMs,
+    walBytesPerPurchase: r.walBytesPerPurchase,
+    walSyncsPerPurchase: r.walSyncsPerPurchase,
     serviceCpuPerPurchaseMs: r.serviceCpuPerPurchaseMs,
     warmUpSeconds: r.warmUpSeconds,
     warmUpCpuPerPurchaseMs: r.warmUpCpuPerPurchaseMs,

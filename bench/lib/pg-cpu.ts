@@ -87,6 +87,24 @@ export async function databaseCounters(adminUrl: string, database: string) {
   }
 }
 
+/**
+ * The server's WAL counters (pg_stat_wal, cluster-wide: read around a window in which only the
+ * measured database is busy): bytes written to the log and the syncs (fsync) it took. Both
+ * move with the work, not with the machine's speed.
+ */
+export async function walCounters(adminUrl: string): Promise<{ bytes: number; syncs: number }> {
+  const client = new pg.Client({ connectionString: adminUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query<{ bytes: string; syncs: string }>(
+      'SELECT wal_bytes AS bytes, wal_sync AS syncs FROM pg_stat_wal',
+    )
+    return { bytes: Number(rows[0]!.bytes), syncs: Number(rows[0]!.syncs) }
+  } finally {
+    await client.end()
+  }
+}
+
 export type TableCounters = Record<
   string,
   { inserted: number; updated: number; hot: number; deleted: number }

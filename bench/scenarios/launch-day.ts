@@ -22,6 +22,7 @@ import {
   tableCounters,
   tableDelta,
   unusedIndexes,
+  walCounters,
 } from '../lib/pg-cpu.ts'
 import { benchCreator } from '../lib/service.ts'
 import { startServiceProcess } from '../lib/service-process.ts'
@@ -54,6 +55,9 @@ export interface LaunchDayResult {
   /** Statements per purchase by text, most first (BENCH_STATEMENT_TEXTS=1 only). */
   statementTexts: { text: string; perPurchase: number }[]
   pgCpuPerPurchaseMs: number
+  /** Cluster-wide WAL written and synced over the closed loop (pg_stat_wal), per purchase. */
+  walBytesPerPurchase: number
+  walSyncsPerPurchase: number
   serviceCpuPerPurchaseMs: number
   /** The warm-up's own service CPU per purchase (V8 still compiling the hot code). */
   warmUpCpuPerPurchaseMs: number
@@ -238,6 +242,7 @@ export async function launchDay(opts: {
     const countersBefore = await databaseCounters(SERVER_URL, svc.databaseName)
     const tablesBefore = await tableCounters(svc.databaseUrl)
     const statsBefore = await svc.stats()
+    const walBefore = await walCounters(SERVER_URL)
     const warmUpCpuPerPurchaseMs =
       (statsBefore.cpuMicros - warmUpStats.cpuMicros) / 1000 / Math.max(1, paid - warmUpStart)
     await cpu.start()
@@ -247,6 +252,7 @@ export async function launchDay(opts: {
     const elapsed = (performance.now() - started) / 1000
     const statsAfter = await svc.stats()
     const pgCpuSeconds = await cpu.stop()
+    const walAfter = await walCounters(SERVER_URL)
     // pg_stat_database is flushed by the backends about once a second.
     await new Promise((r) => setTimeout(r, 1_200))
     const countersAfter = await databaseCounters(SERVER_URL, svc.databaseName)
@@ -317,6 +323,8 @@ export async function launchDay(opts: {
       unusedIndexes: unused,
       statementTexts,
       pgCpuPerPurchaseMs: per(pgCpuSeconds * 1000),
+      walBytesPerPurchase: per(walAfter.bytes - walBefore.bytes),
+      walSyncsPerPurchase: per(walAfter.syncs - walBefore.syncs),
       serviceCpuPerPurchaseMs: per((statsAfter.cpuMicros - statsBefore.cpuMicros) / 1000),
       warmUpCpuPerPurchaseMs,
       warmUpSeconds: opts.warmUpSeconds,
