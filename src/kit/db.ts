@@ -14,6 +14,14 @@ export type Executor = Db | Tx
 
 export interface Database {
   db: Db
+  /**
+   * The same database, committing without waiting for its log to reach the disk (PostgreSQL's
+   * `synchronous_commit = off`; PGlite: `db` itself): for bookkeeping whose loss, should the
+   * database server crash in the next fraction of a second, only repeats work — a worker's
+   * claims and marks on the outbox (a mail or webhook sent once more, at least once as ever),
+   * a rate limit's count. Never for money, orders or anything a person was told happened.
+   */
+  relaxed: Db
   driver: 'pglite' | 'postgres'
   /** Runs a multi-statement SQL script in one transaction on one connection (migrations). */
   execInTx(script: string): Promise<void>
@@ -34,6 +42,9 @@ function parseInt8(text: string): number {
   if (!Number.isSafeInteger(value)) throw new RangeError(`int8 out of safe range: ${text}`)
   return value
 }
+
+/** Connections of the relaxed-commit pool: the workers' outbox writes and rate-limit counts. */
+const RELAXED_POOL = 4
 
 /** Distinct statement texts given a prepared-statement name; beyond, texts run unnamed. */
 const MAX_PREPARED = 2_000
@@ -73,21 +84,28 @@ export async function openDatabase(opts: {
   preparedStatements?: boolean
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({
-      Client: opts.preparedStatements === false ? pg.Client : PreparingClient,
-      connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 10,
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-          if (oid === INT8) return parseInt8
-          if (oid === NUMERIC) return (text: string) => text
-          return pg.types.getTypeParser(oid, format)
-        }) as typeof pg.types.getTypeParser,
-      },
-    })
+    const poolOf = (max: number, options?: string) =>
+      new pg.Pool({
+        Client: opts.preparedStatements === false ? pg.Client : PreparingClient,
+        connectionString: opts.databaseUrl,
+        max,
+        ...(options && { options }),
+        types: {
+          getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+            if (oid === INT8) return parseInt8
+            if (oid === NUMERIC) return (text: string) => text
+            return pg.types.getTypeParser(oid, format)
+          }) as typeof pg.types.getTypeParser,
+        },
+      })
+    const pool = poolOf(opts.poolSize ?? 10)
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    const relaxed = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: poolOf(RELAXED_POOL, '-c synchronous_commit=off') }),
+    })
     return {
       db,
+      relaxed,
       driver: 'postgres',
       async execInTx(script) {
         const client = await pool.connect()
@@ -110,7 +128,9 @@ export async function openDatabase(opts: {
         await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
         return () => client.end()
       },
-      close: () => db.destroy(),
+      close: async () => {
+        await Promise.all([db.destroy(), relaxed.destroy()])
+      },
     }
   }
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true })
@@ -121,6 +141,7 @@ export async function openDatabase(opts: {
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) })
   return {
     db,
+    relaxed: db,
     driver: 'pglite',
     async execInTx(script) {
       // Through Kysely's connection so the script waits its turn on the single connection.

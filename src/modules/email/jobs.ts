@@ -43,7 +43,8 @@ export const startEmailWorker: WorkerFactory = (deps) => {
 }
 
 async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number): Promise<number> {
-  const mails = await claimDueRows<Selectable<DB['emails']>>(deps.db, {
+  // Claims and marks commit relaxed (kit/db.ts): a database crash can only send a mail again.
+  const mails = await claimDueRows<Selectable<DB['emails']>>(deps.database.relaxed, {
     table: 'emails',
     now: deps.clock.now(),
     limit: BATCH,
@@ -73,11 +74,11 @@ async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number
           { emailId: mail.id, attempt: mail.attempts, error: message },
           'e-mail not sent',
         )
-        await repo.markRetry(deps.db, mail.id, message.slice(0, 1000), next)
+        await repo.markRetry(deps.database.relaxed, mail.id, message.slice(0, 1000), next)
       }
     }),
   )
-  if (sent.length) await repo.markSent(deps.db, sent, deps.clock.now())
+  if (sent.length) await repo.markSent(deps.database.relaxed, sent, deps.clock.now())
   const failed = results.find((r) => r.status === 'rejected')
   if (failed) throw failed.reason
   return mails.length

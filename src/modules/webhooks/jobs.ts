@@ -63,7 +63,8 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
         }
       }
       lastClaimAt = performance.now()
-      const claimed = await repo.claimDue(deps.db, {
+      // Claims and results commit relaxed (kit/db.ts): a database crash can only send again.
+      const claimed = await repo.claimDue(deps.database.relaxed, {
         now: deps.clock.now(),
         limit: room,
         perEndpoint: deps.config.webhookEndpointConcurrency,

@@ -45,7 +45,7 @@ export function createRecorder(deps: Deps): Recorder {
     const taken = batch.splice(0, SUCCESS_BATCH)
     try {
       const settled = await repo.recordSuccesses(
-        deps.db,
+        deps.database.relaxed,
         taken.map(({ delivery, result, at }) => ({
           attemptId: uuidv7(at.getTime()),
           deliveryId: delivery.id,
@@ -88,7 +88,7 @@ export function createRecorder(deps: Deps): Recorder {
 async function recordFailure(deps: Deps, outcome: Outcome): Promise<void> {
   const { delivery, result, at: now } = outcome
   const attempt = delivery.attempts
-  await withTx(deps.db, async (tx) => {
+  await withTx(deps.database.relaxed, async (tx) => {
     await repo.insertAttempts(tx, [
       {
         id: uuidv7(now.getTime()),
@@ -134,7 +134,7 @@ async function recordFailure(deps: Deps, outcome: Outcome): Promise<void> {
 /** A delivery whose endpoint was turned off or deleted after it was queued fails unsent. */
 export async function recordEndpointGone(deps: Deps, delivery: ClaimedDelivery): Promise<void> {
   await repo.finishDelivery(
-    deps.db,
+    deps.database.relaxed,
     { id: delivery.id, attempt: delivery.attempts },
     { status: 'failed', last_status_code: null, last_error: 'endpoint disabled or deleted' },
   )
