@@ -2,45 +2,36 @@ import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
-import { type Part, writeParts } from '../../kit/statement.ts'
+import type { Part } from '../../kit/statement.ts'
 
 export const accessRepo = {
   /**
-   * The access of an order and the buyer's membership of the account, with `alongside` (the
-   * grant's events, whatever else the caller writes), in one statement (kit/statement.ts). One
-   * access per order (unique index): a repeated grant returns undefined and enrols no one.
+   * The access of an order and the buyer's membership of the account, as parts of a statement
+   * (kit/statement.ts). One access per order (unique index): a repeated grant writes nothing
+   * and enrols no one; `grantIsNew` and `selectGrant` tell, in that statement.
    */
-  async insertGrantAndMember(
-    db: Executor,
-    row: Omit<Selectable<DB['access_grants']>, 'revoked_at' | 'revoke_reason'>,
-    alongside: Part[] = [],
-  ): Promise<Selectable<DB['access_grants']> | undefined> {
-    const [grant] = await writeParts(
-      db,
-      [
-        {
-          name: 'grant_row',
-          query: sql`INSERT INTO access_grants (id, account_id, buyer_id, product_id, order_id, status, granted_at)
-            VALUES (${row.id}, ${row.account_id}, ${row.buyer_id}, ${row.product_id}, ${row.order_id},
-              ${row.status}, ${row.granted_at})
-            ON CONFLICT (order_id) DO NOTHING
-            RETURNING *`,
-        },
-        {
-          name: 'member',
-          query: sql`INSERT INTO members (account_id, buyer_id, created_at)
-            SELECT account_id, buyer_id, granted_at FROM grant_row
-            ON CONFLICT DO NOTHING`,
-        },
-        ...alongside,
-      ],
-      sql<Selectable<DB['access_grants']>>`SELECT * FROM grant_row`,
-    )
-    return grant
+  grantParts(row: Omit<Selectable<DB['access_grants']>, 'revoked_at' | 'revoke_reason'>): Part[] {
+    return [
+      {
+        name: 'grant_row',
+        query: sql`INSERT INTO access_grants (id, account_id, buyer_id, product_id, order_id, status, granted_at)
+          VALUES (${row.id}, ${row.account_id}, ${row.buyer_id}, ${row.product_id}, ${row.order_id},
+            ${row.status}, ${row.granted_at})
+          ON CONFLICT (order_id) DO NOTHING
+          RETURNING *`,
+      },
+      {
+        name: 'member',
+        query: sql`INSERT INTO members (account_id, buyer_id, created_at)
+          SELECT account_id, buyer_id, granted_at FROM grant_row
+          ON CONFLICT DO NOTHING`,
+      },
+    ]
   },
 
-  /** In a part written beside insertGrantAndMember: whether the grant was new. */
   grantIsNew: sql<boolean>`EXISTS (SELECT 1 FROM grant_row)`,
+
+  selectGrant: sql<Selectable<DB['access_grants']>>`SELECT * FROM grant_row`,
 
   /** One access per order (unique index): a repeated grant returns undefined. */
   insertGrant(db: Executor, row: Insertable<DB['access_grants']>) {

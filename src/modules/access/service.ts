@@ -5,7 +5,7 @@ import { Conflict, NotFound } from '../../kit/errors.ts'
 import { type PageQuery, pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
 import { uuidv7 } from '../../kit/ids.ts'
-import type { Part } from '../../kit/statement.ts'
+import { type Part, writeParts } from '../../kit/statement.ts'
 import { usersByIds } from '../accounts/service.ts'
 import { emitEvent, eventParts, type NewEvent } from '../webhooks/service.ts'
 import { accessRepo as repo } from './repo.ts'
@@ -17,17 +17,24 @@ type Grant = DB['access_grants']
 /**
  * Unlocks the product of a paid order: one access record per order (a repeat is a no-op
  * returning null; a hand grant has no order, `orderId` null), the buyer enrolled as the
- * account's member, `member.enrolled` and `access.granted` in the outbox. `before`: the caller's
- * events to write first (a paid order's `order.paid`), written even when the grant is a repeat;
- * `alongside`: the caller's other writes (kit/statement.ts). All of it in one statement.
+ * account's member, `member.enrolled` and `access.granted` in the outbox, all in one statement.
+ * `before`: the caller's events to write first (a paid order's `order.paid`), written even
+ * when the grant is a repeat.
  */
 export async function grantAccess(
   tx: Tx,
   ctx: Ctx,
-  input: { accountId: string; buyerId: string; productId: string; orderId: string | null },
+  input: GrantInput,
   before: NewEvent[] = [],
-  alongside: Part[] = [],
 ): Promise<Grant | null> {
+  const [grant] = await writeParts(tx, grantParts(ctx, input, before), repo.selectGrant)
+  return grant ?? null
+}
+
+type GrantInput = { accountId: string; buyerId: string; productId: string; orderId: string | null }
+
+/** grantAccess as parts of a statement the caller writes with others (kit/statement.ts). */
+export function grantParts(ctx: Ctx, input: GrantInput, before: NewEvent[] = []): Part[] {
   const now = ctx.clock.now()
   const id = uuidv7(now.getTime())
   const ids = {
@@ -36,6 +43,7 @@ export async function grantAccess(
     order_id: input.orderId,
     access_id: id,
   }
+  // Only when the grant was new; the caller's own events in any case.
   const keep = repo.grantIsNew
   const events = eventParts(ctx, input.accountId, [
     ...before,
@@ -51,20 +59,16 @@ export async function grantAccess(
       keep,
     },
   ])
-  const grant = await repo.insertGrantAndMember(
-    tx,
-    {
-      id,
-      account_id: input.accountId,
-      buyer_id: input.buyerId,
-      product_id: input.productId,
-      order_id: input.orderId,
-      status: 'active',
-      granted_at: now,
-    },
-    [...events.parts, ...alongside],
-  )
-  return grant ?? null
+  const grant = repo.grantParts({
+    id,
+    account_id: input.accountId,
+    buyer_id: input.buyerId,
+    product_id: input.productId,
+    order_id: input.orderId,
+    status: 'active',
+    granted_at: now,
+  })
+  return [...grant, ...events.parts]
 }
 
 /** Revokes one access (by hand, refund, chargeback, canceled subscription) with `access.revoked`. */

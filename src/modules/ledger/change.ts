@@ -20,6 +20,7 @@ import type { Clock } from '../../kit/clock.ts'
 import type { Tx } from '../../kit/db.ts'
 import type { LedgerBook, PostingKind } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
+import type { Part } from '../../kit/statement.ts'
 import {
   type AffiliateCounters,
   BALANCE_SLOTS,
@@ -186,6 +187,8 @@ export class MoneyChange {
     ctx: { clock: Clock },
     ref: PostingRef,
     check?: (available: Map<string, number>) => void,
+    /** The caller's writes that go in the posting's statement (kit/statement.ts). */
+    alongside: Part[] = [],
   ): Promise<string> {
     const tx = this.tx
     const entries = this.netLines()
@@ -246,7 +249,7 @@ export class MoneyChange {
         slot,
         created_at: now,
       })),
-      slots ? [slots] : [],
+      slots ? [slots, ...alongside] : alongside,
     )
     if (!posted) throw new Error(`ledger: ${ref.kind} was already posted for this fact`)
     for (const [userId, d] of this.holders.affiliate) {

@@ -6,6 +6,7 @@ import type { Tx } from '../../kit/db.ts'
 import type { DB, LedgerBook } from '../../kit/db-schema.ts'
 import { BadRequest } from '../../kit/errors.ts'
 import { toBrl } from '../../kit/money.ts'
+import type { Part } from '../../kit/statement.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { BOOK_OF, rebalance } from './allocation.ts'
 import { MoneyChange } from './change.ts'
@@ -88,6 +89,8 @@ export async function postSale(
   order: Order,
   /** False when the caller knows the order has no pending share (no read then). */
   hasShares = true,
+  /** The caller's writes that go in the posting's statement (kit/statement.ts). */
+  alongside: Part[] = [],
 ): Promise<void> {
   const pending = hasShares ? await repo.sharesOfOrder(tx, order.id, 'pending') : []
   // One slot of each holder and of the creator: a launch's sales rarely wait on each other.
@@ -112,7 +115,12 @@ export async function postSale(
     }
   }
   await rebalanceAll(tx, change, shares)
-  await change.commit(ctx, { kind: 'sale', accountId: order.account_id, orderId: order.id })
+  await change.commit(
+    ctx,
+    { kind: 'sale', accountId: order.account_id, orderId: order.id },
+    undefined,
+    alongside,
+  )
   const commission = shares.find((s) => s.kind === 'commission')
   if (commission) {
     await emitEvent(tx, ctx, {

@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, sql } from 'kysely'
+import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely'
 import { jsonObjectFrom } from 'kysely/helpers/postgres'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, OrderStatus } from '../../kit/db-schema.ts'
@@ -83,8 +83,18 @@ export const ordersRepo = {
    * setting and its owner's address: a join, not a lock; only the order row is locked) and
    * whether the order has shares pending (the sale posting skips reading them when not).
    */
-  markPaid(db: Executor, id: string, paidAt: Date) {
-    return db
+  /**
+   * pending → paid, returning what the paid order's effects need. `recorded`: the caller's
+   * writes that go in this statement, the order marked only if `onlyIf` holds there (a
+   * callback's inbox row was new).
+   */
+  async markPaid(
+    db: Executor,
+    id: string,
+    paidAt: Date,
+    recorded?: { parts: Part[]; onlyIf: RawBuilder<boolean> },
+  ) {
+    const query = db
       .updateTable('orders')
       .from('accounts')
       .set({ status: 'paid', paid_at: paidAt, updated_at: paidAt })
@@ -128,7 +138,11 @@ export const ordersRepo = {
             .as('has_pending_shares'),
         ]
       })
-      .executeTakeFirst()
+      .$if(recorded !== undefined, (q) => q.where(recorded!.onlyIf))
+    if (!recorded) return query.executeTakeFirst()
+    type Paid = NonNullable<Awaited<ReturnType<typeof query.executeTakeFirst>>>
+    const [paid] = await writeParts(db, recorded.parts, sql<Paid>`${query}`)
+    return paid
   },
 
   async existsForProduct(db: Executor, productId: string) {

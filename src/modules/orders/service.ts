@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely'
+import type { Insertable, RawBuilder, Selectable } from 'kysely'
 import type { Executor, Tx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { BadRequest, NotFound } from '../../kit/errors.ts'
@@ -61,13 +61,15 @@ export async function markPaid(
   tx: Tx,
   orderId: string,
   paidAt: Date,
+  /** The caller's writes that go in the same statement; the order is marked only if `onlyIf`. */
+  recorded?: { parts: Part[]; onlyIf: RawBuilder<boolean> },
 ): Promise<{
   order: OrderRow
   notify: SaleNotice | null
   hasShares: boolean
   plan: PlanWithProduct | null
 } | null> {
-  const row = await repo.markPaid(tx, orderId, paidAt)
+  const row = await repo.markPaid(tx, orderId, paidAt, recorded)
   if (!row) return null
   const { sale_notifications, owner_email, owner_name, has_pending_shares, plan, ...order } = row
   const notify =

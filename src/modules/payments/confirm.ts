@@ -3,9 +3,9 @@
 import type { Deps } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import { toBrl } from '../../kit/money.ts'
-import { grantAccess } from '../access/service.ts'
+import { grantParts } from '../access/service.ts'
 import { memberLinkUrl } from '../accounts/member-links.ts'
-import { mailParts, type QueuedMail, queueEmails } from '../email/service.ts'
+import { mailParts, type QueuedMail } from '../email/service.ts'
 import { deliveryEmail, saleNotificationEmail } from '../email/templates.ts'
 import { postSale } from '../ledger/sales.ts'
 import { markPaid } from '../orders/service.ts'
@@ -14,10 +14,18 @@ import { emitEvents } from '../webhooks/service.ts'
 
 type Ctx = Pick<Deps, 'clock' | 'config'>
 
-/** pending → paid with all its effects; false when the order was not pending (a repeat). */
-export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise<boolean> {
+/**
+ * pending → paid with all its effects; false when the order was not pending (a repeat).
+ * `recorded`: what a callback records with it, in the statement that marks the order paid.
+ */
+export async function confirmPayment(
+  tx: Tx,
+  ctx: Ctx,
+  orderId: string,
+  recorded?: Parameters<typeof markPaid>[3],
+): Promise<boolean> {
   const paidAt = ctx.clock.now()
-  const paid = await markPaid(tx, orderId, paidAt)
+  const paid = await markPaid(tx, orderId, paidAt, recorded)
   if (!paid) return false
   const { order, hasShares, plan } = paid
   const paidEvent = {
@@ -42,25 +50,25 @@ export async function confirmPayment(tx: Tx, ctx: Ctx, orderId: string): Promise
   // A renewal keeps the access the subscription's first order granted.
   const subscription = await subscriptionPaid(tx, ctx, order, plan ?? undefined)
   const renewed = subscription === 'renewed'
-  const mails = saleMails(ctx, paid, renewed)
-  // A first sale writes its access, the access events and the mails in one statement.
-  if (renewed) await queueEmails(tx, ctx, mails)
-  else
-    await grantAccess(
-      tx,
-      ctx,
-      {
-        accountId: order.account_id,
-        buyerId: order.buyer_id,
-        productId: order.product_id,
-        orderId: order.id,
-      },
-      recurring ? [] : [paidEvent],
-      mailParts(tx, ctx, mails),
-    )
-  // Last: it locks the rows it writes (the holders' balances, one random slot of the
-  // account's balance) until commit, so anything that does meet them waits as little as it can.
-  await postSale(tx, ctx, order, hasShares)
+  const access = renewed
+    ? []
+    : grantParts(
+        ctx,
+        {
+          accountId: order.account_id,
+          buyerId: order.buyer_id,
+          productId: order.product_id,
+          orderId: order.id,
+        },
+        recurring ? [] : [paidEvent],
+      )
+  // Last, in one statement with the access, its events and the mails: the sale's posting
+  // locks the rows it writes (the holders' balances, one random slot of the account's balance)
+  // until commit, so anything that does meet them waits as little as it can.
+  await postSale(tx, ctx, order, hasShares, [
+    ...access,
+    ...mailParts(tx, ctx, saleMails(ctx, paid, renewed)),
+  ])
   return true
 }
 

@@ -1,7 +1,7 @@
 import { type Insertable, type QueryCreator, type RawBuilder, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, GatewayCheckKind } from '../../kit/db-schema.ts'
-import type { Part } from '../../kit/statement.ts'
+import { type Part, writeParts } from '../../kit/statement.ts'
 
 type CheckRow = { id: string; kind: GatewayCheckKind; at: Date; now: Date }
 
@@ -144,41 +144,48 @@ export const paymentsRepo = {
   },
 
   /**
-   * The inbox: records a callback once per gateway event id; undefined for a repeat. With
-   * `charge`, the charge's new status is written in the same statement, only if recorded.
+   * A callback in the inbox (unique per gateway event: a repeat is a no-op) and, only when it
+   * is new, its charge's new status, in one statement; the inbox row's id, or undefined.
    */
-  recordCallback(
+  async recordCallback(
     db: Executor,
     row: Insertable<DB['payment_callbacks']>,
     charge?: { id: string; status: DB['charges']['status'] },
   ) {
-    if (charge)
-      return db
-        .with('inbox', (qb) =>
-          qb
-            .insertInto('payment_callbacks')
-            .values(row)
-            .onConflict((oc) => oc.columns(['gateway', 'gateway_event_id']).doNothing())
-            .returning('id'),
-        )
-        .with('charge', (qb) =>
-          qb
-            .updateTable('charges')
-            .set({ status: charge.status })
-            .where('id', '=', charge.id)
-            .where((eb) => eb.exists(eb.selectFrom('inbox').select('inbox.id')))
-            .returning('charges.id'),
-        )
-        .selectFrom('inbox')
-        .select('inbox.id')
-        .executeTakeFirst()
-    return db
-      .insertInto('payment_callbacks')
-      .values(row)
-      .onConflict((oc) => oc.columns(['gateway', 'gateway_event_id']).doNothing())
-      .returning('id')
-      .executeTakeFirst()
+    const parts = this.callbackParts(db, row, charge)
+    const [recorded] = await writeParts(db, parts, sql<{ id: string }>`SELECT id FROM inbox`)
+    return recorded
   },
+
+  /** recordCallback as parts of a statement (kit/statement.ts); `inboxIsNew` tells there. */
+  callbackParts(
+    db: Executor,
+    row: Insertable<DB['payment_callbacks']>,
+    charge?: { id: string; status: DB['charges']['status'] },
+  ): Part[] {
+    const inbox = {
+      name: 'inbox',
+      query: db
+        .insertInto('payment_callbacks')
+        .values(row)
+        .onConflict((oc) => oc.columns(['gateway', 'gateway_event_id']).doNothing())
+        .returning('id'),
+    }
+    if (!charge) return [inbox]
+    return [
+      inbox,
+      {
+        name: 'charge',
+        query: db
+          .updateTable('charges')
+          .set({ status: charge.status })
+          .where('id', '=', charge.id)
+          .where(this.inboxIsNew),
+      },
+    ]
+  },
+
+  inboxIsNew: sql<boolean>`EXISTS (SELECT 1 FROM inbox)`,
 
   expireChargesOf(db: Executor, orderId: string) {
     return db

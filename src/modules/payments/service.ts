@@ -43,21 +43,30 @@ export async function applyCallback(
   const charge = await repo.findChargeForUpdateWithOrder(tx, gateway, callback.gatewayChargeId)
   const outcome = await decide()
   if (outcome === 'late_payment_to_return') return outcome
-  // A payment or a refusal moves the charge too, in the inbox's statement.
-  const chargeStatus = outcome === 'paid' || outcome === 'failed' ? outcome : null
+  const inboxRow = {
+    id: uuidv7(now.getTime()),
+    gateway,
+    gateway_event_id: callback.eventId,
+    gateway_charge_id: callback.gatewayChargeId,
+    action: callback.action,
+    outcome,
+    payload: JSON.stringify(callback.payload),
+    received_at: now,
+  }
+  if (outcome === 'paid') {
+    // The inbox row and the charge's status go in the statement that marks the order paid,
+    // which marks it only if the row was new (a repeated notification changes nothing).
+    const recorded = {
+      parts: repo.callbackParts(tx, inboxRow, { id: charge!.id, status: 'paid' }),
+      onlyIf: repo.inboxIsNew,
+    }
+    return (await confirmPayment(tx, deps, charge!.order_id, recorded)) ? 'paid' : 'duplicate'
+  }
+  // A refusal moves the charge too, in the inbox's statement.
   const recorded = await repo.recordCallback(
     tx,
-    {
-      id: uuidv7(now.getTime()),
-      gateway,
-      gateway_event_id: callback.eventId,
-      gateway_charge_id: callback.gatewayChargeId,
-      action: callback.action,
-      outcome,
-      payload: JSON.stringify(callback.payload),
-      received_at: now,
-    },
-    chargeStatus ? { id: charge!.id, status: chargeStatus } : undefined,
+    inboxRow,
+    outcome === 'failed' ? { id: charge!.id, status: 'failed' } : undefined,
   )
   if (!recorded) return 'duplicate'
   if (outcome === 'chargeback') {
@@ -74,8 +83,7 @@ export async function applyCallback(
   if (outcome === 'failed') {
     return (await failOrder(tx, deps, charge!.order_id)) ? 'failed' : 'duplicate'
   }
-  if (outcome !== 'paid') return outcome
-  return (await confirmPayment(tx, deps, charge!.order_id)) ? 'paid' : 'duplicate'
+  return outcome
 
   async function decide(): Promise<CallbackOutcome> {
     if (!charge) return 'unknown_charge'
