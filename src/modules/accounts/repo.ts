@@ -1,6 +1,7 @@
-import { type Insertable, sql } from 'kysely'
+import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
+import { type Part, writeParts } from '../../kit/statement.ts'
 
 export const accountsRepo = {
   findSettings(db: Executor, accountId: string) {
@@ -46,38 +47,57 @@ export const accountsRepo = {
    * A new user and, in the same statement, a log-in link for them; undefined (and no link)
    * when the e-mail is taken.
    */
-  insertUserWithLoginLink(
+  async insertUserWithLoginLink(
     db: Executor,
     user: Insertable<DB['users']>,
     link: { token_hash: string; created_at: Date; expires_at: Date },
   ) {
-    return db
-      .with('created', (qb) =>
-        qb
+    const parts = this.userWithLoginLinkParts(db, user, link)
+    const [created] = await writeParts(
+      db,
+      parts,
+      sql<Selectable<DB['users']>>`SELECT * FROM created`,
+    )
+    return created
+  },
+
+  /**
+   * insertUserWithLoginLink as parts of a statement (kit/statement.ts): `created` (the user,
+   * unless the e-mail is taken) and `link` (only for a created user). In that statement
+   * `userIsNew` tells which, and `userIdByEmail` gives the new or the existing user's id.
+   */
+  userWithLoginLinkParts(
+    db: Executor,
+    user: Insertable<DB['users']>,
+    link: { token_hash: string; created_at: Date; expires_at: Date },
+  ): Part[] {
+    return [
+      {
+        name: 'created',
+        query: db
           .insertInto('users')
           .values(user)
           .onConflict((oc) => oc.column('email').doNothing())
           .returningAll(),
-      )
-      .with('link', (qb) =>
-        qb
-          .insertInto('login_links')
-          .columns(['token_hash', 'user_id', 'created_at', 'expires_at'])
-          .expression((eb) =>
-            eb
-              .selectFrom('created')
-              .select([
-                sql<string>`${link.token_hash}::text`.as('token_hash'),
-                'created.id as user_id',
-                sql<Date>`${link.created_at}::timestamptz`.as('created_at'),
-                sql<Date>`${link.expires_at}::timestamptz`.as('expires_at'),
-              ]),
-          ),
-      )
-      .selectFrom('created')
-      .selectAll()
-      .executeTakeFirst()
+      },
+      {
+        name: 'link',
+        query: sql`INSERT INTO login_links (token_hash, user_id, created_at, expires_at)
+          SELECT ${link.token_hash}::text, id, ${link.created_at}::timestamptz, ${link.expires_at}::timestamptz
+          FROM created`,
+      },
+    ]
   },
+
+  userIsNew: sql<boolean>`EXISTS (SELECT 1 FROM created)`,
+
+  /**
+   * Beside userWithLoginLinkParts: the id of the user it created or found by e-mail. Null when
+   * another transaction took the e-mail after the statement's snapshot was taken (the user is
+   * then neither created nor seen): the caller's statement fails and is run again.
+   */
+  userIdByEmail: (email: string) =>
+    sql<string>`(SELECT id FROM created UNION ALL SELECT id FROM users WHERE email = ${email} LIMIT 1)`,
 
   insertUser(db: Executor, user: Insertable<DB['users']>) {
     return db

@@ -135,30 +135,60 @@ export async function ensureAdmin(tx: Tx, ctx: Ctx, input: { email: string; pass
 }
 
 /**
- * The buyer of a checkout (or of a grant or an invitation): an existing user by e-mail, or a
- * new one without a password, written with a log-in link to the members area in the same
- * statement. `loginUrl` (new users only) is for the access e-mail the caller sends.
+ * The buyer of a grant or an invitation: an existing user by e-mail, or a new one without a
+ * password, written with a log-in link to the members area in the same statement. `loginUrl`
+ * (new users only) is for the access e-mail the caller sends.
  */
 export async function ensureBuyer(
   tx: Tx,
   ctx: Ctx & { config: { baseUrl: string } },
   input: { name: string; email: string },
 ) {
+  const { user, link, loginUrl } = newBuyer(ctx, input)
+  const created = await repo.insertUserWithLoginLink(tx, user, link)
+  if (created) return { user: created, created: true, loginUrl } as const
+  const existing = await repo.findUserByEmail(tx, input.email)
+  if (!existing) throw new Error('buyer vanished between insert and select')
+  return { user: existing, created: false, loginUrl: null } as const
+}
+
+/**
+ * The buyer of a checkout as parts of the checkout's one statement (kit/statement.ts): a new
+ * user with a log-in link, or the existing one by e-mail. In that statement `id` is the
+ * buyer's id and `isNew` whether they were created there; `newUserId` and `loginUrl` are the
+ * new user's (for the access mail). `id` is null when another checkout created the same e-mail
+ * a moment before: a statement that needs it fails whole, and runs again.
+ */
+export function buyerParts(
+  db: Executor,
+  ctx: Ctx & { config: { baseUrl: string } },
+  input: { name: string; email: string },
+) {
+  const { user, link, loginUrl } = newBuyer(ctx, input)
+  return {
+    parts: repo.userWithLoginLinkParts(db, user, link),
+    id: repo.userIdByEmail(input.email),
+    isNew: repo.userIsNew,
+    newUserId: user.id,
+    loginUrl,
+  }
+}
+
+function newBuyer(
+  ctx: Ctx & { config: { baseUrl: string } },
+  input: { name: string; email: string },
+) {
   const now = ctx.clock.now()
   const token = randomToken(32)
-  const created = await repo.insertUserWithLoginLink(
-    tx,
-    { id: uuidv7(now.getTime()), name: input.name, email: input.email, created_at: now },
-    {
+  return {
+    user: { id: uuidv7(now.getTime()), name: input.name, email: input.email, created_at: now },
+    link: {
       token_hash: sha256Hex(token),
       created_at: now,
       expires_at: new Date(now.getTime() + ACCESS_LINK_MS),
     },
-  )
-  if (created) return { user: created, created: true, loginUrl: loginUrlOf(ctx, token) } as const
-  const existing = await repo.findUserByEmail(tx, input.email)
-  if (!existing) throw new Error('buyer vanished between insert and select')
-  return { user: existing, created: false, loginUrl: null } as const
+    loginUrl: loginUrlOf(ctx, token),
+  }
 }
 
 export async function createApiKey(
@@ -227,6 +257,11 @@ export function authResolver(deps: Pick<Deps, 'db' | 'clock' | 'appSecret'>): Au
 export const accountOwner = (db: Executor, accountId: string) => repo.ownerOf(db, accountId)
 
 /** One user's name and e-mail (withdrawal e-mails, the profile). */
+/** The id of the user with this e-mail, if there is one. */
+export async function userIdByEmail(db: Executor, email: string) {
+  return (await repo.findUserByEmail(db, email))?.id ?? null
+}
+
 export async function findUser(db: Executor, id: string) {
   const user = await repo.findUserById(db, id)
   if (!user) throw new Error(`user ${id} not found`)

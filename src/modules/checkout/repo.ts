@@ -1,6 +1,7 @@
 import { type Insertable, sql, type Updateable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
+import type { Part } from '../../kit/statement.ts'
 
 export const checkoutRepo = {
   /** Serializes session creation per (product, e-mail) so concurrent requests reuse one session. */
@@ -39,13 +40,15 @@ export const checkoutRepo = {
       .executeTakeFirst()
   },
 
-  convertSession(db: Executor, id: string, productId: string, orderId: string) {
-    return db
-      .updateTable('checkout_sessions')
-      .set({ order_id: orderId })
-      .where('id', '=', id)
-      .where('product_id', '=', productId)
-      .execute()
+  convertSessionPart(db: Executor, id: string, productId: string, orderId: string): Part {
+    return {
+      name: 'converted',
+      query: db
+        .updateTable('checkout_sessions')
+        .set({ order_id: orderId })
+        .where('id', '=', id)
+        .where('product_id', '=', productId),
+    }
   },
 
   /** Unconverted sessions older than `before` that never got a recovery e-mail, locked. */

@@ -4,15 +4,13 @@ import { normalizeBrazilianPhone, normalizeTaxId } from '../../kit/documents.ts'
 import { AppError, BadRequest, Conflict, NotFound, PaymentRequired } from '../../kit/errors.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { toBrl } from '../../kit/money.ts'
-import { ensureBuyer } from '../accounts/service.ts'
-import { priceWithCoupon, redeemCoupon } from '../catalog/coupons.ts'
+import { userIdByEmail } from '../accounts/service.ts'
+import { priceWithCoupon } from '../catalog/coupons.ts'
 import { findProductById, sellable } from '../catalog/service.ts'
-import { mailParts } from '../email/service.ts'
-import { accessEmail } from '../email/templates.ts'
-import { commissionFields, planShares, recordShares } from '../ledger/shares.ts'
-import { createOrder, findOrder } from '../orders/service.ts'
+import { planShares } from '../ledger/shares.ts'
+import { findOrder } from '../orders/service.ts'
 import { barcodeSvgDataUrl } from '../payments/boleto.ts'
-import { openCheckPart, settleCheck } from '../payments/checks.ts'
+import { settleCheck } from '../payments/checks.ts'
 import { type CreateChargeInput, type GatewayCharge, GatewayRefused } from '../payments/gateway.ts'
 import {
   type ChargeOutcome,
@@ -21,12 +19,11 @@ import {
   recordOrderCharge,
 } from '../payments/order-charge.ts'
 import { pixQrDataUrl } from '../payments/qr.ts'
-import { eventParts } from '../webhooks/service.ts'
 import { buyerAddressOf, cardDataOf, postalCodeOf } from './card.ts'
 import { installmentsOf } from './installments.ts'
 import { assertMethodOffered } from './methods.ts'
+import { openOrder } from './open-order.ts'
 import type { CheckoutOut, CreateCheckoutInput } from './schema.ts'
-import { markConverted } from './sessions.ts'
 
 /** A card is charged within the request; this bounds how long its order may wait for that. */
 const CARD_WINDOW_MS = 15 * 60_000
@@ -40,10 +37,10 @@ export const CHARGE_BEING_CANCELED =
 
 /**
  * Creates the buyer (if new), the pending order and then the gateway charge (SPEC §4, §5).
- * Order first: one transaction writes the buyer, the order, its shares and its coupon
- * redemption (a coupon used up meanwhile is refused here, before any charge) and opens the
- * order's gateway check. Then the gateway charges the order, outside any transaction, and a
- * second transaction records the answer. A charge our side cannot keep is canceled at the
+ * Order first: one statement writes the buyer, the order, its shares and opens the order's
+ * gateway check, after its coupon's redemption when there is one (a coupon used up meanwhile
+ * is refused there, before any charge; open-order.ts). Then the gateway charges the order,
+ * outside any transaction, and a second transaction records the answer. A charge our side cannot keep is canceled at the
  * gateway; an answer that never came is looked up later by the reconciliation worker.
  */
 export async function createCheckout(
@@ -78,79 +75,45 @@ export async function createCheckout(
   const amountCents = installments.totalCents
   const pixExpiresAt = new Date(now.getTime() + deps.config.pixExpiresAfterMs)
 
-  await withTx(deps.db, async (tx) => {
-    const buyer = await ensureBuyer(tx, deps, { name: input.name, email: input.email })
-    const shares = await planShares(tx, {
-      productId: product.id,
-      // Shares are of the price: the interest is the platform's.
-      amountCents: priceCents,
-      affiliateCode: input.affiliate_code,
-      buyerId: buyer.user.id,
-      splits,
-    })
-    // The order, the new buyer's access mail, `order.created` and the order's gateway check go
-    // in one statement: one round trip instead of four.
-    const accessMail = buyer.loginUrl && {
-      to: input.email,
-      dedupeKey: `access:${buyer.user.id}`,
-      ...accessEmail({
-        buyerName: input.name,
-        productName: product.name,
-        loginUrl: buyer.loginUrl,
-      }),
-    }
-    const orderCreated = eventParts(deps, product.account_id, [
-      {
-        type: 'order.created',
-        data: {
-          order_id: orderId,
-          amount: toBrl(amountCents),
-          product_id: product.id,
-          buyer_email: input.email,
-        },
-      },
-    ])
-    const created = await createOrder(
-      tx,
-      {
-        id: orderId,
-        account_id: product.account_id,
-        product_id: product.id,
-        plan_id: plan.id,
-        buyer_id: buyer.user.id,
-        buyer_email: input.email,
-        buyer_name: input.name,
-        buyer_document: taxId.value,
-        buyer_phone: phone,
-        status: 'pending',
-        amount_cents: amountCents,
-        installments: count,
-        buyer_ip: request.remoteIp ?? null,
-        interest_cents: installments.interestCents,
-        payment_method: input.payment_method,
-        coupon_code: priced?.coupon.code ?? null,
-        // A boleto's comes with its due date, once the gateway issued it.
-        expires_at: {
-          pix: pixExpiresAt,
-          card: new Date(now.getTime() + CARD_WINDOW_MS),
-          boleto: null,
-        }[input.payment_method],
-        created_at: now,
-        updated_at: now,
-        ...commissionFields(shares),
-      },
-      [
-        ...mailParts(tx, deps, accessMail ? [accessMail] : []),
-        ...orderCreated.parts,
-        openCheckPart(tx, deps, { id: orderId, kind: 'charge' }),
-      ],
-    )
-    // Held until the order is paid, or given back when it fails or expires.
-    if (priced) await redeemCoupon(tx, priced.coupon.id)
-    if (input.session_id) {
-      await markConverted(tx, { sessionId: input.session_id, productId: product.id, orderId })
-    }
-    await recordShares(tx, deps, created, shares)
+  const shares = await planShares(deps.db, {
+    productId: product.id,
+    // Shares are of the price: the interest is the platform's.
+    amountCents: priceCents,
+    affiliateCode: input.affiliate_code,
+    // Nobody is their own affiliate: asked only when there is one to be.
+    buyerId: input.affiliate_code ? await userIdByEmail(deps.db, input.email) : null,
+    splits,
+  })
+  await openOrder(deps, {
+    order: {
+      id: orderId,
+      account_id: product.account_id,
+      product_id: product.id,
+      plan_id: plan.id,
+      buyer_email: input.email,
+      buyer_name: input.name,
+      buyer_document: taxId.value,
+      buyer_phone: phone,
+      status: 'pending',
+      amount_cents: amountCents,
+      installments: count,
+      buyer_ip: request.remoteIp ?? null,
+      interest_cents: installments.interestCents,
+      payment_method: input.payment_method,
+      coupon_code: priced?.coupon.code ?? null,
+      // A boleto's comes with its due date, once the gateway issued it.
+      expires_at: {
+        pix: pixExpiresAt,
+        card: new Date(now.getTime() + CARD_WINDOW_MS),
+        boleto: null,
+      }[input.payment_method],
+      created_at: now,
+      updated_at: now,
+    },
+    productName: product.name,
+    shares,
+    couponId: priced?.coupon.id,
+    sessionId: input.session_id,
   })
 
   const buyer: CreateChargeInput['buyer'] = {

@@ -75,10 +75,11 @@ export const hasSessionsForProduct = (db: Executor, productId: string) =>
 /** For pre-filling the hosted checkout from `?session=<id>`. */
 export const findSession = (db: Executor, id: string) => repo.findSession(db, id)
 
-/** Links the session to the order it became (it then never triggers cart recovery). */
-export async function markConverted(
-  tx: Tx,
+/**
+ * Links the session to the order it became (it then never triggers cart recovery), as a part of
+ * the statement that writes the order (kit/statement.ts).
+ */
+export const convertedPart = (
+  db: Executor,
   input: { sessionId: string; productId: string; orderId: string },
-) {
-  await repo.convertSession(tx, input.sessionId, input.productId, input.orderId)
-}
+) => repo.convertSessionPart(db, input.sessionId, input.productId, input.orderId)

@@ -1,20 +1,40 @@
-import { type Insertable, sql } from 'kysely'
+import { type Insertable, type RawBuilder, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import type { Part } from '../../kit/statement.ts'
 
+const MAIL_COLUMNS = [
+  'id',
+  'dedupe_key',
+  'to_address',
+  'subject',
+  'text_body',
+  'html_body',
+  'status',
+  'next_attempt_at',
+  'created_at',
+] as const
+
+const mailValues = (row: Insertable<DB['emails']>) =>
+  sql`(${row.id}::uuid, ${row.dedupe_key ?? null}::text, ${row.to_address}::text, ${row.subject}::text, ${row.text_body}::text, ${row.html_body}::text, ${row.status}::text, ${row.next_attempt_at}::timestamptz, ${row.created_at}::timestamptz)`
+
 export const emailRepo = {
   /**
-   * New mails, as a part of a statement (kit/statement.ts). A taken dedupe key writes nothing:
-   * one delivery e-mail per order, whatever retries.
+   * New mails, as a part of a statement (kit/statement.ts); with `onlyIf`, only when that holds
+   * there. A taken dedupe key writes nothing: one delivery e-mail per order, whatever retries.
    */
-  insertPart(db: Executor, rows: Insertable<DB['emails']>[]): Part {
+  insertPart(db: Executor, rows: Insertable<DB['emails']>[], onlyIf?: RawBuilder<boolean>): Part {
+    const insert = db.insertInto('emails')
+    const values = onlyIf
+      ? insert
+          .columns(MAIL_COLUMNS)
+          .expression(
+            sql`SELECT * FROM (VALUES ${sql.join(rows.map(mailValues))}) AS v WHERE ${onlyIf}`,
+          )
+      : insert.values(rows)
     return {
       name: 'mail',
-      query: db
-        .insertInto('emails')
-        .values(rows)
-        .onConflict((oc) => oc.column('dedupe_key').doNothing()),
+      query: values.onConflict((oc) => oc.column('dedupe_key').doNothing()),
     }
   },
 

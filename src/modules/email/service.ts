@@ -1,3 +1,4 @@
+import type { RawBuilder } from 'kysely'
 import type { Clock } from '../../kit/clock.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
 import { uuidv7 } from '../../kit/ids.ts'
@@ -23,13 +24,21 @@ export async function queueEmails(tx: Tx, ctx: { clock: Clock }, mails: QueuedMa
   await writeParts(tx, mailParts(tx, ctx, mails))
 }
 
-/** queueEmails as a part of a statement the caller writes with others (kit/statement.ts). */
-export function mailParts(tx: Tx, ctx: { clock: Clock }, mails: QueuedMail[]): Part[] {
+/**
+ * queueEmails as a part of a statement the caller writes with others (kit/statement.ts); with
+ * `onlyIf`, the mails are written only when that holds in it (a buyer created there).
+ */
+export function mailParts(
+  db: Executor,
+  ctx: { clock: Clock },
+  mails: QueuedMail[],
+  onlyIf?: RawBuilder<boolean>,
+): Part[] {
   if (mails.length === 0) return []
   const now = ctx.clock.now()
   return [
     repo.insertPart(
-      tx,
+      db,
       mails.map((input) => ({
         id: uuidv7(now.getTime()),
         dedupe_key: input.dedupeKey ?? null,
@@ -41,6 +50,7 @@ export function mailParts(tx: Tx, ctx: { clock: Clock }, mails: QueuedMail[]): P
         next_attempt_at: now,
         created_at: now,
       })),
+      onlyIf,
     ),
   ]
 }

@@ -230,9 +230,9 @@ export const ledgerRepo = {
     return result!.posted > 0
   },
 
-  insertShares(db: Executor, rows: Insertable<DB['order_shares']>[]) {
-    if (!rows.length) return Promise.resolve()
-    return db.insertInto('order_shares').values(rows).execute()
+  /** An order's shares, as a part of a statement (kit/statement.ts). */
+  insertSharesPart(db: Executor, rows: Insertable<DB['order_shares']>[]): Part {
+    return { name: 'shares', query: db.insertInto('order_shares').values(rows) }
   },
 
   sharesOfOrder(db: Executor, orderId: string, status?: ShareStatus) {

@@ -5,6 +5,7 @@ import type { Executor, Tx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { splitSale } from '../../kit/money.ts'
+import { type Part, writeParts } from '../../kit/statement.ts'
 import { referralById, referralFor } from '../affiliates/service.ts'
 import { splitsOf } from '../coproducers/service.ts'
 import { ledgerRepo as repo } from './repo.ts'
@@ -30,7 +31,8 @@ export async function planShares(
     affiliateCode?: string | undefined
     /** Instead of a code: the affiliate of the order a renewal continues. */
     affiliateId?: string | null
-    buyerId: string
+    /** Null for a buyer who has no user yet (who cannot be the affiliate). */
+    buyerId: string | null
     /** The product's co-producer splits when the caller read them already (else read here). */
     splits?: { coproducerId: string; userId: string; bps: number }[]
   },
@@ -60,6 +62,11 @@ export const commissionFields = (plan: SharePlan) => ({
 
 /** Records the order's shares as pending (an affiliate's pending_count counts these rows). */
 export async function recordShares(tx: Tx, ctx: Ctx, order: Order, plan: SharePlan) {
+  await writeParts(tx, shareParts(tx, ctx, order, plan))
+}
+
+/** recordShares as parts of a statement that may write the order itself (kit/statement.ts). */
+export function shareParts(db: Executor, ctx: Ctx, order: Order, plan: SharePlan): Part[] {
   const now = ctx.clock.now()
   const base = {
     order_id: order.id,
@@ -70,7 +77,7 @@ export async function recordShares(tx: Tx, ctx: Ctx, order: Order, plan: SharePl
     updated_at: now,
   }
   const { commission } = plan
-  await repo.insertShares(tx, [
+  const rows = [
     ...(commission
       ? [
           {
@@ -93,7 +100,8 @@ export async function recordShares(tx: Tx, ctx: Ctx, order: Order, plan: SharePl
       bps: split.bps,
       amount_cents: split.cents,
     })),
-  ])
+  ]
+  return rows.length ? [repo.insertSharesPart(db, rows)] : []
 }
 
 /** The order will never be paid (expired, declined): its shares are canceled, counted nowhere. */

@@ -1,4 +1,4 @@
-import { type Insertable, type RawBuilder, type Selectable, sql } from 'kysely'
+import { type Insertable, type InsertObject, type RawBuilder, type Selectable, sql } from 'kysely'
 import { jsonObjectFrom } from 'kysely/helpers/postgres'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, OrderStatus } from '../../kit/db-schema.ts'
@@ -23,13 +23,16 @@ function matching(db: Executor, accountId: string, f: OrderFilters) {
 }
 
 export const ordersRepo = {
-  /** A new order; `alongside`, other writes that go in the same statement (kit/statement.ts). */
-  async insert(db: Executor, row: Insertable<DB['orders']>, alongside: Part[] = []) {
+  /**
+   * A new order; `alongside`, other writes that go in the same statement (kit/statement.ts),
+   * before it: its values may read theirs (the buyer a checkout creates there).
+   */
+  async insert(db: Executor, row: InsertObject<DB, 'orders'>, alongside: Part[] = []) {
     const query = db.insertInto('orders').values(row).returningAll()
     if (!alongside.length) return query.executeTakeFirstOrThrow()
     const [created] = await writeParts(
       db,
-      [{ name: 'new_order', query }, ...alongside],
+      [...alongside, { name: 'new_order', query }],
       sql<OrderRow>`SELECT * FROM new_order`,
     )
     return created!

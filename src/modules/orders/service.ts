@@ -1,4 +1,4 @@
-import type { Insertable, RawBuilder, Selectable } from 'kysely'
+import type { InsertObject, RawBuilder, Selectable } from 'kysely'
 import type { Executor, Tx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { BadRequest, NotFound } from '../../kit/errors.ts'
@@ -39,9 +39,15 @@ export function orderOut(row: OrderRow): OrderOut {
 export const hasOrdersForProduct = (db: Executor, productId: string) =>
   repo.existsForProduct(db, productId)
 
-/** A new order; `alongside`, writes of other domains that go in its statement (kit/statement.ts). */
-export const createOrder = (tx: Tx, row: Insertable<DB['orders']>, alongside: Part[] = []) =>
-  repo.insert(tx, row, alongside) as Promise<OrderRow>
+/**
+ * A new order; `alongside`, writes of other domains that go in its statement (kit/statement.ts),
+ * whose values may be read there (a buyer created in it).
+ */
+export const createOrder = (
+  db: Executor,
+  row: InsertObject<DB, 'orders'>,
+  alongside: Part[] = [],
+) => repo.insert(db, row, alongside) as Promise<OrderRow>
 
 export const findOrder = (db: Executor, id: string) =>
   repo.findById(db, id) as Promise<OrderRow | undefined>

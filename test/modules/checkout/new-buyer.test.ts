@@ -1,0 +1,102 @@
+// A checkout writes its buyer in the order's own statement (checkout/open-order.ts). Several
+// first checkouts of one new e-mail at once: each gets its order, all for one buyer, who is
+// created once and mailed one access link; a returning buyer gets no second one.
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { withTx } from '../../../src/kit/db.ts'
+import { signupCreator } from '../../setup/actors.ts'
+import { checkout, createProduct } from '../../setup/purchase.ts'
+import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
+
+let svc: TestService
+let productId: string
+beforeAll(async () => {
+  svc = await startTestService()
+  const key = await (await signupCreator(svc.api)).key(['write:products'])
+  productId = (await createProduct(svc.api, key, { plans: [{ name: 'x', price: 49.9 }] })).id
+})
+afterAll(() => svc?.stop())
+
+const usersOf = (email: string) =>
+  svc.deps.db.selectFrom('users').select('id').where('email', '=', email).execute()
+const accessMailsTo = (email: string) =>
+  svc.deps.db
+    .selectFrom('emails')
+    .select('dedupe_key')
+    .where('to_address', '=', email)
+    .where('dedupe_key', 'like', 'access:%')
+    .execute()
+
+describe(`a checkout's new buyer (${engine})`, () => {
+  it('concurrent first checkouts of one e-mail: one buyer, one access mail, every order', async () => {
+    const email = `corrida-${Date.now()}@example.com`
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => checkout(svc.api, productId, { email })),
+    )
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(201))
+    const users = await usersOf(email)
+    expect(users).toHaveLength(1)
+    const orders = await svc.deps.db
+      .selectFrom('orders')
+      .select('buyer_id')
+      .where('buyer_email', '=', email)
+      .execute()
+    expect(orders).toHaveLength(8)
+    expect(new Set(orders.map((o) => o.buyer_id))).toEqual(new Set([users[0]!.id]))
+    expect(await accessMailsTo(email)).toEqual([{ dedupe_key: `access:${users[0]!.id}` }])
+    const links = await svc.deps.db
+      .selectFrom('login_links')
+      .select('user_id')
+      .where('user_id', '=', users[0]!.id)
+      .execute()
+    expect(links).toHaveLength(1)
+  })
+
+  it('a returning buyer gets an order and no second access mail or link', async () => {
+    const email = `volta-${Date.now()}@example.com`
+    expect((await checkout(svc.api, productId, { email })).status).toBe(201)
+    expect((await checkout(svc.api, productId, { email })).status).toBe(201)
+    const [user] = await usersOf(email)
+    expect(await accessMailsTo(email)).toHaveLength(1)
+    const links = await svc.deps.db
+      .selectFrom('login_links')
+      .select('user_id')
+      .where('user_id', '=', user!.id)
+      .execute()
+    expect(links).toHaveLength(1)
+  })
+
+  // PGlite has one connection: no statement ever waits on another's buyer there.
+  if (engine === 'postgres')
+    it('a buyer created by another checkout after the statement began: it runs again, finds them', async () => {
+      const email = `depois-${Date.now()}@example.com`
+      const db = svc.deps.db
+      let buyerId = ''
+      const pending = await withTx(db, async (tx) => {
+        buyerId = crypto.randomUUID()
+        await tx
+          .insertInto('users')
+          .values({ id: buyerId, name: 'Outra', email, created_at: new Date() })
+          .execute()
+        // The checkout's statement waits on this uncommitted user, then finds it taken but
+        // not visible to its own snapshot: without the second run it would be a 500.
+        const request = checkout(svc.api, productId, { email })
+        await eventually(async () => {
+          const { rows } = await sql<{ n: number }>`
+            SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db)
+          return rows[0]!.n > 0
+        })
+        return { request }
+      })
+      const res = await pending.request
+      expect(res.status).toBe(201)
+      const order = await db
+        .selectFrom('orders')
+        .select('buyer_id')
+        .where('id', '=', res.body.order_id)
+        .executeTakeFirstOrThrow()
+      expect(order.buyer_id).toBe(buyerId)
+      expect(await accessMailsTo(email)).toEqual([])
+    })
+})
