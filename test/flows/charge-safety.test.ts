@@ -182,6 +182,33 @@ describe(`order first, then the charge (${engine})`, () => {
     })
     expect(next).toMatchObject({ status: 201, body: { status: 'paid' } })
   })
+
+  it('a PIX whose order closed while the gateway charged it: the one-statement record finds it closed, the charge is voided', async () => {
+    const productId = (await createProduct(svc.api, key, { plans: [{ name: 'P', price: 33.3 }] }))
+      .id
+    const email = 'fechou-no-meio@example.com'
+    // The order expires while the gateway is issuing its charge: the moment between the
+    // checkout's two writes.
+    await sql`CREATE FUNCTION close_order() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE orders SET status = 'expired'
+          WHERE id = NEW.reference::uuid AND buyer_email = ${sql.lit(email)};
+        RETURN NEW;
+      END $$`.execute(svc.deps.db)
+    await sql`CREATE TRIGGER close_order AFTER INSERT ON sandbox_charges
+      FOR EACH ROW EXECUTE FUNCTION close_order()`.execute(svc.deps.db)
+    try {
+      const res = await checkout(svc.api, productId, { email })
+      expect(res).toMatchObject({ status: 409, body: { error: CHARGE_CANCELED } })
+      const order = await orderOf(email)
+      expect(order.status).toBe('expired')
+      expect(await recordedCharges(order.id)).toEqual([])
+      expect(await gatewayCharge(order.id)).toMatchObject({ status: 'canceled' })
+    } finally {
+      await sql`DROP TRIGGER close_order ON sandbox_charges`.execute(svc.deps.db)
+      await sql`DROP FUNCTION close_order()`.execute(svc.deps.db)
+    }
+  })
 })
 
 describe(`reconciliation: answers that never came (${engine})`, () => {

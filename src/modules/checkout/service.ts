@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.ts'
 import { withTx } from '../../kit/db.ts'
+import type { PaymentMethod } from '../../kit/db-schema.ts'
 import { normalizeBrazilianPhone, normalizeTaxId } from '../../kit/documents.ts'
 import { AppError, BadRequest, Conflict, NotFound, PaymentRequired } from '../../kit/errors.ts'
 import { uuidv7 } from '../../kit/ids.ts'
@@ -16,7 +17,7 @@ import {
   type ChargeOutcome,
   dropCharge,
   failUnchargedOrder,
-  recordOrderCharge,
+  recordCheckoutCharge,
 } from '../payments/order-charge.ts'
 import { pixQrDataUrl } from '../payments/qr.ts'
 import { buyerAddressOf, cardDataOf, postalCodeOf } from './card.ts'
@@ -74,6 +75,12 @@ export async function createCheckout(
   )
   const amountCents = installments.totalCents
   const pixExpiresAt = new Date(now.getTime() + deps.config.pixExpiresAfterMs)
+  // A boleto's comes with its due date, once the gateway issued it.
+  const orderExpiry = {
+    pix: pixExpiresAt,
+    card: new Date(now.getTime() + CARD_WINDOW_MS),
+    boleto: null,
+  }[input.payment_method]
 
   const shares = await planShares(deps.db, {
     productId: product.id,
@@ -101,12 +108,7 @@ export async function createCheckout(
       interest_cents: installments.interestCents,
       payment_method: input.payment_method,
       coupon_code: priced?.coupon.code ?? null,
-      // A boleto's comes with its due date, once the gateway issued it.
-      expires_at: {
-        pix: pixExpiresAt,
-        card: new Date(now.getTime() + CARD_WINDOW_MS),
-        boleto: null,
-      }[input.payment_method],
+      expires_at: orderExpiry,
       created_at: now,
       updated_at: now,
     },
@@ -146,7 +148,13 @@ export async function createCheckout(
     throw new AppError(502, PAYMENT_UNKNOWN, 'bad_gateway')
   }
 
-  const status = await recordOrDrop(deps, orderId, charge)
+  const status = await recordOrDrop(deps, {
+    orderId,
+    orderExpiresAt: orderExpiry,
+    charge,
+    method: input.payment_method,
+    amountCents,
+  })
   if (status === 'failed' && charge.status === 'failed') {
     // The seed's words, and the gateway's reason in the error shape's details (SPEC §1).
     const reason = charge.card?.declineReason
@@ -258,11 +266,23 @@ async function refused(deps: Deps, orderId: string, error: GatewayRefused): Prom
  * the charge is canceled at the gateway and the buyer told so: never a 500, never charged
  * without an order.
  */
-async function recordOrDrop(deps: Deps, orderId: string, charge: GatewayCharge) {
+async function recordOrDrop(
+  deps: Deps,
+  input: {
+    orderId: string
+    orderExpiresAt: Date | null
+    charge: GatewayCharge
+    method: PaymentMethod
+    amountCents: number
+  },
+) {
+  const { orderId, charge } = input
   let outcome: ChargeOutcome | null = null
   try {
-    outcome = await withTx(deps.db, (tx) =>
-      recordOrderCharge(tx, deps, { orderId, gateway: deps.gateway.name, charge }),
+    outcome = await recordCheckoutCharge(
+      deps,
+      { orderId, orderExpiresAt: input.orderExpiresAt, gateway: deps.gateway.name, charge },
+      { method: input.method, amountCents: input.amountCents },
     )
   } catch (error) {
     deps.log.error({ err: error, orderId }, 'recording a charge failed; canceling it')

@@ -1,9 +1,9 @@
-import { type Insertable, type QueryCreator, type RawBuilder, sql } from 'kysely'
+import { type Insertable, type QueryCreator, type RawBuilder, type Selectable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, GatewayCheckKind } from '../../kit/db-schema.ts'
 import { type Part, writeParts } from '../../kit/statement.ts'
 
-type CheckRow = { id: string; kind: GatewayCheckKind; at: Date; now: Date }
+type CheckRow = { id: string | RawBuilder<string>; kind: GatewayCheckKind; at: Date; now: Date }
 
 type OnConflict = {
   next_attempt_at: Date | RawBuilder<Date>
@@ -42,6 +42,72 @@ export const paymentsRepo = {
       .values(row)
       .returningAll()
       .executeTakeFirstOrThrow()
+  },
+
+  /**
+   * insertCharge with `follow` for an order that is pending and has no charge yet, locking it,
+   * in one statement (kit/statement.ts). Otherwise the charge's `order_id` and its check's `id`
+   * come out null and the statement fails whole on NOT NULL (`isNotFirstCharge`): the caller
+   * then takes the path that locks the order and decides.
+   */
+  async insertFirstCharge(
+    db: Executor,
+    row: Insertable<DB['charges']> & { order_id: string },
+    follow: CheckRow,
+  ) {
+    const orderId = sql<string>`(SELECT id FROM first_of)`
+    const [charge] = await writeParts(
+      db,
+      [
+        {
+          // A locking read, run because the parts below read it.
+          name: 'first_of',
+          query: db
+            .selectFrom('orders')
+            .select('orders.id')
+            .where('orders.id', '=', row.order_id)
+            .where('orders.status', '=', 'pending')
+            .where((eb) =>
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom('charges')
+                    .select('charges.id')
+                    .whereRef('charges.order_id', '=', 'orders.id'),
+                ),
+              ),
+            )
+            .forUpdate(),
+        },
+        {
+          name: 'check',
+          query: checkUpsert(
+            db,
+            { ...follow, id: orderId },
+            { next_attempt_at: follow.at, attempts: 0 },
+          ),
+        },
+        {
+          name: 'charge',
+          query: db
+            .insertInto('charges')
+            .values({ ...row, order_id: orderId })
+            .returningAll(),
+        },
+      ],
+      sql<Selectable<DB['charges']>>`SELECT * FROM charge`,
+    )
+    return charge!
+  },
+
+  /** The order was not pending without a charge: insertFirstCharge's statement failed. */
+  isNotFirstCharge: (error: unknown) => {
+    const e = error as { code?: string; table?: string; column?: string }
+    return (
+      e.code === '23502' &&
+      ((e.table === 'charges' && e.column === 'order_id') ||
+        (e.table === 'gateway_checks' && e.column === 'id'))
+    )
   },
 
   /** The status of the order a charge belongs to, in one lookup; undefined for an unknown charge. */

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.ts'
-import type { Tx } from '../../kit/db.ts'
+import type { Executor, Tx } from '../../kit/db.ts'
 import type { PaymentMethod } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { recordChargebackAfterRefund } from '../refunds/service.ts'
@@ -119,30 +119,41 @@ export async function applyCallback(
 }
 
 /** Our record of a charge the gateway created for an order. */
-export function recordCharge(
-  tx: Tx,
+export function recordCharge(tx: Tx, ctx: Pick<Deps, 'clock'>, input: ChargeRecord) {
+  const { row, follow } = chargeRecord(ctx, input)
+  return repo.insertCharge(tx, row, follow)
+}
+
+/**
+ * recordCharge for an order that is pending and has no charge yet, locking it, in one
+ * statement; it throws what `isNotFirstCharge` recognizes when the order is not so.
+ */
+export function recordFirstCharge(
+  db: Executor,
   ctx: Pick<Deps, 'clock'>,
-  input: {
-    orderId: string
-    gateway: string
-    charge: GatewayCharge
-    method: PaymentMethod
-    amountCents: number
-    /** When to look the pending charge up at the gateway (its order's check), if at all. */
-    followAt?: Date
-  },
+  input: ChargeRecord & { followAt: Date },
 ) {
+  const { row, follow } = chargeRecord(ctx, input)
+  return repo.insertFirstCharge(db, row, follow!)
+}
+
+export const isNotFirstCharge = repo.isNotFirstCharge
+
+type ChargeRecord = {
+  orderId: string
+  gateway: string
+  charge: GatewayCharge
+  method: PaymentMethod
+  amountCents: number
+  /** When to look the pending charge up at the gateway (its order's check), if at all. */
+  followAt?: Date | undefined
+}
+
+function chargeRecord(ctx: Pick<Deps, 'clock'>, input: ChargeRecord) {
   const now = ctx.clock.now()
   const { charge } = input
-  const follow = input.followAt && {
-    id: input.orderId,
-    kind: 'charge' as const,
-    at: input.followAt,
-    now,
-  }
-  return repo.insertCharge(
-    tx,
-    {
+  return {
+    row: {
       id: uuidv7(now.getTime()),
       order_id: input.orderId,
       gateway: input.gateway,
@@ -155,6 +166,11 @@ export function recordCharge(
       saved_card: charge.savedCard,
       created_at: now,
     },
-    follow,
-  )
+    follow: input.followAt && {
+      id: input.orderId,
+      kind: 'charge' as const,
+      at: input.followAt,
+      now,
+    },
+  }
 }
