@@ -10,7 +10,10 @@ import type { Executor } from './db.ts'
 export interface Part {
   /** The CTE's name, unique in its statement: later parts may read its RETURNING by it. */
   name: string
-  /** A data-modifying statement (a Kysely builder or `sql`), with no WITH of its own. */
+  /**
+   * A data-modifying statement (a Kysely builder or `sql`), with no WITH of its own; a read
+   * (a locking one, say) runs only when a later part or the final SELECT reads it.
+   */
   query: OperationNodeSource
 }
 
