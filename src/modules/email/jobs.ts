@@ -14,7 +14,7 @@ export const MAX_ATTEMPTS = 8
 // ~175 mails/s, 100 gave ~650), and a launch queues three mails per sale: big passes.
 const BATCH = 100
 // The lease outlives the slowest pass, or another worker would send its mails again: each of
-// the pool's connections carries BATCH / SMTP_CONNECTIONS = 10 mails in a row, each bounded by
+// the pool's connections carries BATCH / SMTP_CONNECTIONS = 5 mails in a row, each bounded by
 // the transport's time-outs (connect 10 s + greeting 10 s + socket 30 s). The price: mail a
 // crashed worker had claimed waits up to 10 minutes.
 export const EMAIL_LEASE_MS = 10 * 60_000

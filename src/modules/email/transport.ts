@@ -9,8 +9,12 @@ export interface MailTransport {
   close(): void
 }
 
-/** SMTP connections each worker keeps open (nodemailer's pool; its default is 5). */
-export const SMTP_CONNECTIONS = 10
+/**
+ * SMTP connections each worker keeps open (nodemailer's pool; its default is 5). A connection
+ * sends its mails one after another, several round trips each: at a launch's three mails per
+ * sale, 10 fell behind (launch bench at 100 sales/s offered: e-mail p99 4.3 s; 20: 0.5 s).
+ */
+export const SMTP_CONNECTIONS = 20
 
 /** Real SMTP when SMTP_URL is set; otherwise the dev mailbox, where the row itself is the mail. */
 export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): MailTransport {
