@@ -41,8 +41,9 @@ export const CHARGE_BEING_CANCELED =
  * Order first: one statement writes the buyer, the order, its shares and opens the order's
  * gateway check, after its coupon's redemption when there is one (a coupon used up meanwhile
  * is refused there, before any charge; open-order.ts). Then the gateway charges the order,
- * outside any transaction, and a second transaction records the answer. A charge our side cannot keep is canceled at the
- * gateway; an answer that never came is looked up later by the reconciliation worker.
+ * outside any transaction, and a second write records the answer (order-charge.ts). A charge
+ * our side cannot keep is canceled at the gateway; an answer that never came is looked up
+ * later by the reconciliation worker.
  */
 export async function createCheckout(
   deps: Deps,

@@ -15,8 +15,19 @@ const MAIL_COLUMNS = [
   'created_at',
 ] as const
 
+/** A mail row as a typed VALUES row, in MAIL_COLUMNS' order. */
 const mailValues = (row: Insertable<DB['emails']>) =>
-  sql`(${row.id}::uuid, ${row.dedupe_key ?? null}::text, ${row.to_address}::text, ${row.subject}::text, ${row.text_body}::text, ${row.html_body}::text, ${row.status}::text, ${row.next_attempt_at}::timestamptz, ${row.created_at}::timestamptz)`
+  sql`(${sql.join([
+    sql`${row.id}::uuid`,
+    sql`${row.dedupe_key ?? null}::text`,
+    sql`${row.to_address}::text`,
+    sql`${row.subject}::text`,
+    sql`${row.text_body}::text`,
+    sql`${row.html_body}::text`,
+    sql`${row.status}::text`,
+    sql`${row.next_attempt_at}::timestamptz`,
+    sql`${row.created_at}::timestamptz`,
+  ])})`
 
 export const emailRepo = {
   /**
