@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, PostgresDialect, type Transaction } from 'kysely'
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { DB } from './db-schema.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
@@ -30,6 +30,8 @@ export interface Database {
    * A lost connection only costs the wake-ups: callers keep polling as a fallback.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>
+  /** PGlite only: its data directory as an uncompressed tarball, for `snapshot` to load. */
+  dump?(): Promise<Blob>
   close(): Promise<void>
 }
 
@@ -79,6 +81,8 @@ class PreparingClient extends pg.Client {
 export async function openDatabase(opts: {
   databaseUrl?: string | undefined
   dataDir?: string | null
+  /** PGlite: starts from this dumped data directory (`dumpDataDir`) instead of an empty one. */
+  snapshot?: Blob
   poolSize?: number
   /** PostgreSQL: prepare each parameterized statement once per connection (default true). */
   preparedStatements?: boolean
@@ -136,6 +140,7 @@ export async function openDatabase(opts: {
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true })
   const pglite = await PGlite.create({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    ...(opts.snapshot ? { loadDataDir: opts.snapshot } : {}),
     parsers: { [INT8]: parseInt8, [NUMERIC]: (text: string) => text },
   })
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) })
@@ -156,6 +161,7 @@ export async function openDatabase(opts: {
       const unlisten = await db.connection().execute(() => pglite.listen(channel, onNotify))
       return () => unlisten()
     },
+    dump: () => db.connection().execute(() => pglite.dumpDataDir('none')),
     close: () => db.destroy(),
   }
 }
@@ -175,8 +181,11 @@ export async function migrate(database: Database): Promise<string[]> {
   await database.execInTx(
     `${MIGRATION_LOCK} CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());`,
   )
+  // Known applied files are skipped without a transaction each: a restart costs one read.
+  const known = await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(database.db)
+  const done = new Set(known.rows.map((row) => row.name))
   const files = readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^[\w.-]+\.sql$/.test(f))
+    .filter((f) => /^[\w.-]+\.sql$/.test(f) && !done.has(f))
     .sort()
   const applied: string[] = []
   for (const file of files) {

@@ -6,7 +6,7 @@ import { createTestDatabase, engine, type TestDatabase } from '../setup/database
 
 let testDb: TestDatabase
 beforeAll(async () => {
-  testDb = await createTestDatabase()
+  testDb = await createTestDatabase({ empty: true })
 })
 afterAll(() => testDb?.drop())
 

@@ -3,7 +3,7 @@
 // test/flows/asaas-journey.test.ts.
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Db, migrate } from '../../../src/kit/db.ts'
+import type { Db } from '../../../src/kit/db.ts'
 import type { PixKeyType } from '../../../src/kit/db-schema.ts'
 import { decideTransferAuthorization } from '../../../src/modules/payments/gateways/asaas/authorization.ts'
 import { createTestDatabase, engine, type TestDatabase } from '../../setup/database.ts'
@@ -14,7 +14,6 @@ let userId: string
 
 beforeAll(async () => {
   testDb = await createTestDatabase()
-  await migrate(testDb.database)
   db = testDb.database.db
   userId = randomUUID()
   await db
