@@ -1,8 +1,7 @@
-// Real Chromium (Debian's) driven by playwright-core, one fresh profile per test.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+// Real Chromium (Debian's) driven by playwright-core, one fresh context (profile) per test.
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { type BrowserContext, chromium, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 
 /** Kept with the test output (gitignored), one folder per engine so both runs stay side by side. */
 export const SCREENSHOTS = join(
@@ -23,15 +22,15 @@ export interface TestBrowser {
   close(finalScreenshot?: string): Promise<void>
 }
 
+/** One Chromium per test file's process, launched on first use; playwright ends it on exit. */
+let launched: Promise<Browser> | undefined
+
 export async function openBrowser(
   viewport: { width: number; height: number } = { width: 360, height: 800 },
 ): Promise<TestBrowser> {
-  const profile = mkdtempSync(join(tmpdir(), 'vitrine-chromium-'))
-  const context = await chromium.launchPersistentContext(profile, {
+  launched ??= chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    viewport,
-    locale: 'pt-BR',
     args: [
       '--headless',
       '--no-sandbox',
@@ -43,7 +42,9 @@ export async function openBrowser(
       '--disable-sync',
     ],
   })
-  const page = context.pages()[0] ?? (await context.newPage())
+  // A new context is a fresh profile (cookies, storage, permissions) at a fraction of a launch.
+  const context = await (await launched).newContext({ viewport, locale: 'pt-BR' })
+  const page = await context.newPage()
   // Chromium reports every CSP refusal ("Refused to execute inline script because it violates
   // the following Content Security Policy directive…") as a console error.
   const cspViolations: string[] = []
@@ -58,7 +59,6 @@ export async function openBrowser(
     async close(finalScreenshot) {
       if (finalScreenshot) await screenshot(page, finalScreenshot).catch(() => {})
       await context.close()
-      rmSync(profile, { recursive: true, force: true })
       if (cspViolations.length) throw new Error(`CSP violations:\n${cspViolations.join('\n')}`)
     },
   }
