@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { freePort } from './setup/free-port.ts'
 
 // Inside the project, so the compiled files find the packages in node_modules.
 const outdir = join('.build-test', String(process.pid))
@@ -22,7 +23,7 @@ describe('the production build', () => {
     timeout: 90_000,
   }, async () => {
     execFileSync(process.execPath, ['scripts/build.mjs', outdir])
-    const port = String(40_000 + Math.floor(Math.random() * 20_000))
+    const port = String(await freePort())
     child = spawn(process.execPath, [join(outdir, 'main.js')], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: port, DATA_DIR: dataDir },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.ts'
 import { signupCreator } from './setup/actors.ts'
+import { freePort } from './setup/free-port.ts'
 import { checkout, createProduct, pay } from './setup/purchase.ts'
 import { eventually, makeClient, startTestService } from './setup/service.ts'
 import { startSmtpSink } from './setup/smtp-sink.ts'
@@ -24,7 +25,7 @@ describe('npm start on an empty data directory', () => {
   it('seeds demo data, prints the log-ins and serves the demo product', {
     timeout: 90_000,
   }, async () => {
-    const port = String(40_000 + Math.floor(Math.random() * 20_000))
+    const port = String(await freePort())
     // A clean environment, as a new user's shell has (vitest itself exports BASE_URL=/).
     const env = {
       PATH: process.env.PATH,
