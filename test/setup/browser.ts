@@ -22,7 +22,7 @@ export interface TestBrowser {
   close(finalScreenshot?: string): Promise<void>
 }
 
-/** One Chromium per test file's process, launched on first use; playwright ends it on exit. */
+/** One Chromium per test worker process, launched on first use; playwright ends it on exit. */
 let launched: Promise<Browser> | undefined
 
 export async function openBrowser(

@@ -17,7 +17,7 @@ export interface TestDatabase {
   drop(): Promise<void>
 }
 
-/** The migrated PGlite data directory, read once per test file. */
+/** The migrated PGlite data directory, read once per test worker process. */
 let snapshot: Blob | undefined
 
 /** `empty`: without the migrations, for the tests of migrating itself. */
@@ -67,7 +67,8 @@ export async function dropDatabase(name: string): Promise<void> {
   })
 }
 
-async function withAdmin<T>(fn: (admin: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `fn` on a connection to the server's own database (CREATE and DROP DATABASE). */
+export async function withAdmin<T>(fn: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: serverUrl })
   await admin.connect()
   try {

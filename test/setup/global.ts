@@ -6,10 +6,9 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import type { TestProject } from 'vitest/node'
 import { migrate, openDatabase } from '../../src/kit/db.ts'
-import { dropDatabase, serverUrl, urlOf } from './database.ts'
+import { dropDatabase, serverUrl, urlOf, withAdmin } from './database.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -32,10 +31,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => rmSync(dir, { recursive: true, force: true })
   }
   const name = `vitrine_tpl_${randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: serverUrl })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
+  await withAdmin((admin) => admin.query(`CREATE DATABASE ${name}`))
   const database = await openDatabase({ databaseUrl: urlOf(name), poolSize: 1 })
   await migrate(database)
   await database.close()
