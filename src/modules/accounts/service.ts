@@ -256,12 +256,12 @@ export function authResolver(deps: Pick<Deps, 'db' | 'clock' | 'appSecret'>): Au
 /** Who answers for an account (notices about its webhooks, balance). */
 export const accountOwner = (db: Executor, accountId: string) => repo.ownerOf(db, accountId)
 
-/** One user's name and e-mail (withdrawal e-mails, the profile). */
 /** The id of the user with this e-mail, if there is one. */
 export async function userIdByEmail(db: Executor, email: string) {
   return (await repo.findUserByEmail(db, email))?.id ?? null
 }
 
+/** One user's name and e-mail (withdrawal e-mails, the profile). */
 export async function findUser(db: Executor, id: string) {
   const user = await repo.findUserById(db, id)
   if (!user) throw new Error(`user ${id} not found`)
