@@ -33,6 +33,7 @@ process.on('message', (message) => {
   process.send?.({
     statements,
     cpuMicros: cpu.user + cpu.system,
+    systemMicros: cpu.system,
     rss,
     rssPeak,
     texts: texts && Object.fromEntries(texts),

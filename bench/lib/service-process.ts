@@ -14,6 +14,8 @@ const COUNTER = fileURLToPath(new URL('./count-statements.mjs', import.meta.url)
 export interface ServiceStats {
   statements: number
   cpuMicros: number
+  /** The kernel's share of cpuMicros (socket reads and writes, mostly). */
+  systemMicros: number
   rss: number
   rssPeak: number
   /** Statements by text, with BENCH_STATEMENT_TEXTS=1. */
@@ -149,6 +151,7 @@ export async function startServiceProcess(
         ...a,
         statements: a.statements + (w?.statements ?? 0),
         cpuMicros: a.cpuMicros + (w?.cpuMicros ?? 0),
+        systemMicros: a.systemMicros + (w?.systemMicros ?? 0),
         texts: a.texts && mergeCounts(a.texts, w?.texts ?? {}),
         worker: w,
       }

@@ -59,6 +59,8 @@ export interface LaunchDayResult {
   walBytesPerPurchase: number
   walSyncsPerPurchase: number
   serviceCpuPerPurchaseMs: number
+  /** Of it, system time (the kernel's: socket writes and reads). */
+  serviceSystemCpuPerPurchaseMs: number
   /** The warm-up's own service CPU per purchase (V8 still compiling the hot code). */
   warmUpCpuPerPurchaseMs: number
   warmUpSeconds: number
@@ -326,6 +328,7 @@ export async function launchDay(opts: {
       walBytesPerPurchase: per(walAfter.bytes - walBefore.bytes),
       walSyncsPerPurchase: per(walAfter.syncs - walBefore.syncs),
       serviceCpuPerPurchaseMs: per((statsAfter.cpuMicros - statsBefore.cpuMicros) / 1000),
+      serviceSystemCpuPerPurchaseMs: per((statsAfter.systemMicros - statsBefore.systemMicros) / 1000),
       warmUpCpuPerPurchaseMs,
       warmUpSeconds: opts.warmUpSeconds,
       rssPeakMiB: statsEnd.rssPeak / 1024 / 1024,

@@ -2,6 +2,7 @@ import { type Insertable, type QueryCreator, type RawBuilder, type Selectable, s
 import type { Executor } from '../../kit/db.ts'
 import type { DB, GatewayCheckKind } from '../../kit/db-schema.ts'
 import { type Part, writeParts } from '../../kit/statement.ts'
+import { template } from '../../kit/template.ts'
 
 type CheckRow = { id: string | RawBuilder<string>; kind: GatewayCheckKind; at: Date; now: Date }
 
@@ -30,6 +31,18 @@ function checkUpsert(qb: QueryCreator<DB>, row: CheckRow, onConflict: OnConflict
 
 const upsertCheck = (db: Executor, row: CheckRow, onConflict: OnConflict) =>
   checkUpsert(db, row, onConflict).execute()
+
+const chargeForUpdateWithOrder = template(
+  (q, v: { gateway: string; gatewayChargeId: string }) =>
+    q
+      .selectFrom('charges')
+      .innerJoin('orders', 'orders.id', 'charges.order_id')
+      .selectAll('charges')
+      .select(['orders.status as order_status', 'orders.amount_cents as order_amount_cents'])
+      .where('charges.gateway', '=', v.gateway)
+      .where('charges.gateway_charge_id', '=', v.gatewayChargeId)
+      .forUpdate('charges'),
+)
 
 export const paymentsRepo = {
   /** A charge; with `follow`, its order's check scheduled in the same statement. */
@@ -126,16 +139,9 @@ export const paymentsRepo = {
    * order's state in the same statement: what a callback needs to decide. The order row is
    * read, not locked (the charge comes first in the lock order).
    */
-  findChargeForUpdateWithOrder(db: Executor, gateway: string, gatewayChargeId: string) {
-    return db
-      .selectFrom('charges')
-      .innerJoin('orders', 'orders.id', 'charges.order_id')
-      .selectAll('charges')
-      .select(['orders.status as order_status', 'orders.amount_cents as order_amount_cents'])
-      .where('charges.gateway', '=', gateway)
-      .where('charges.gateway_charge_id', '=', gatewayChargeId)
-      .forUpdate('charges')
-      .executeTakeFirst()
+  async findChargeForUpdateWithOrder(db: Executor, gateway: string, gatewayChargeId: string) {
+    const [row] = await chargeForUpdateWithOrder(db, { gateway, gatewayChargeId })
+    return row
   },
 
   /**

@@ -1,0 +1,72 @@
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { writeParts } from '../../src/kit/statement.ts'
+import { compileTemplate, fragmentTemplate, template } from '../../src/kit/template.ts'
+import { createTestDatabase, engine, type TestDatabase } from '../setup/database.ts'
+
+let testDb: TestDatabase
+beforeAll(async () => {
+  testDb = await createTestDatabase()
+  await sql`CREATE TABLE tpl_notes (id int PRIMARY KEY, note text, kind text)`.execute(
+    testDb.database.db,
+  )
+})
+afterAll(() => testDb?.drop())
+
+describe(`statements compiled once (${engine})`, () => {
+  it('numbers each value where the builder put it and keeps the constants it wrote', () => {
+    const compiled = compileTemplate((q, v: { id: string; email: string }) =>
+      q
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', v.email)
+        .where('id', '<>', v.id)
+        .where('name', '=', 'fixa'),
+    )
+    expect(compiled.sql).toBe(
+      'select "id" from "users" where "email" = $1 and "id" <> $2 and "name" = $3',
+    )
+    expect(compiled.sources).toEqual(['email', 'id', { constant: 'fixa' }])
+  })
+
+  it('refuses a build that reads a value instead of passing it', () => {
+    expect(() =>
+      compileTemplate((q, v: { note: string }) =>
+        q.selectFrom('users').select(sql.raw(`${v.note}`).as('x')),
+      ),
+    ).toThrow(/"note" used while building/)
+  })
+
+  it('runs with each call’s values, alone and as a part beside others', async () => {
+    const db = testDb.database.db
+    const insert = fragmentTemplate(
+      (_, v: { id: number; note: string }) =>
+        sql`INSERT INTO tpl_notes (id, note, kind) VALUES (${v.id}, ${v.note}, 'template') RETURNING id`,
+    )
+    const rows = await writeParts<{ id: number; note: string }>(
+      db,
+      [
+        {
+          name: 'first',
+          query: sql`INSERT INTO tpl_notes VALUES (${1}, ${'um'}, 'sql') RETURNING id`,
+        },
+        { name: 'second', query: insert({ id: 2, note: 'dois' }) },
+        { name: 'third', query: insert({ id: 3, note: 'três' }) },
+      ],
+      sql`SELECT id FROM second UNION ALL SELECT id FROM third ORDER BY id`,
+    )
+    expect(rows).toEqual([{ id: 2 }, { id: 3 }])
+    const notes = template((q, v: { kind: string }) =>
+      q
+        .selectFrom('tpl_notes' as 'users')
+        .select(['id', 'note' as 'name'])
+        .where('kind' as 'email', '=', v.kind)
+        .orderBy('id'),
+    )
+    expect(await notes(db, { kind: 'template' })).toEqual([
+      { id: 2, note: 'dois' },
+      { id: 3, note: 'três' },
+    ])
+    expect(await notes(db, { kind: 'sql' })).toEqual([{ id: 1, note: 'um' }])
+  })
+})
