@@ -50,6 +50,10 @@ function slots<V>(): V {
       made.set(key, slot)
       return slot
     },
+    // `{ ...v }` or `values(v)` would list no keys, silently: each value must be named.
+    ownKeys() {
+      throw new Error('template values cannot be listed or spread; name each one')
+    },
   }) as V
 }
 
@@ -69,10 +73,10 @@ export function compileTemplate<V>(build: Build<V, unknown>): Compiled {
   }
 }
 
-/** The parameters of a compiled template for these values. */
+/** The parameters of a compiled template for these values (an optional one left out: null). */
 export function parametersOf(compiled: Compiled, values: object): unknown[] {
   const record = values as Record<string, unknown>
-  return compiled.sources.map((s) => (typeof s === 'string' ? record[s] : s.constant))
+  return compiled.sources.map((s) => (typeof s === 'string' ? (record[s] ?? null) : s.constant))
 }
 
 /** A compiled statement with its parameters: what a template gives for one call's values. */
@@ -97,13 +101,34 @@ export function fragmentTemplate<V extends object>(
   }
 }
 
+/**
+ * fragmentTemplate per SQL condition the text holds (a RawBuilder, not a value): each compiled
+ * once, on first use. A condition that carries values of its own is compiled for each such
+ * object, so it stays correct, only not cheap: conditions are meant to be module constants.
+ */
+export function fragmentTemplatePer<K extends object, V extends object>(
+  build: (q: Kysely<DB>, v: V, condition: K) => ReturnType<Build<V, unknown>>,
+): (condition: K) => (values: V) => Fragment {
+  const made = new WeakMap<K, (values: V) => Fragment>()
+  return (condition) => {
+    let fragment = made.get(condition)
+    if (!fragment) {
+      fragment = fragmentTemplate((q, v: V) => build(q, v, condition))
+      made.set(condition, fragment)
+    }
+    return fragment
+  }
+}
+
+/** Runs a fragment as a statement of its own: its rows. */
+export async function runFragment<Row>(db: Executor, { sql, parameters }: Fragment) {
+  return (await db.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters]))).rows
+}
+
 /** fragmentTemplate, run: the statement's rows for these values. */
 export function template<V extends object, Row>(
   build: Build<V, Row>,
 ): (db: Executor, values: V) => Promise<Row[]> {
   const fragment = fragmentTemplate(build)
-  return async (db, values) => {
-    const { sql, parameters } = fragment(values)
-    return (await db.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters]))).rows
-  }
+  return (db, values) => runFragment<Row>(db, fragment(values))
 }

@@ -37,6 +37,14 @@ describe(`statements compiled once (${engine})`, () => {
     ).toThrow(/"note" used while building/)
   })
 
+  it('refuses a build that spreads the values: it would see none of them', () => {
+    expect(() =>
+      compileTemplate((q, v: { id: string; email: string }) =>
+        q.insertInto('users').values({ ...v, name: 'x', created_at: new Date() }),
+      ),
+    ).toThrow(/name each one/)
+  })
+
   it('runs with each call’s values, alone and as a part beside others', async () => {
     const db = testDb.database.db
     const insert = fragmentTemplate(

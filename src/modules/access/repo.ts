@@ -3,6 +3,27 @@ import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 import type { Part } from '../../kit/statement.ts'
+import { type Fragment, fragmentTemplate } from '../../kit/template.ts'
+
+type GrantRow = Omit<Selectable<DB['access_grants']>, 'revoked_at' | 'revoke_reason'>
+
+// A paid order's grant, compiled once (kit/template.ts): every one-time sale writes it.
+const insertGrantRow = fragmentTemplate(
+  (_, v: GrantRow) =>
+    sql`INSERT INTO access_grants (id, account_id, buyer_id, product_id, order_id, status, granted_at)
+      VALUES (${v.id}, ${v.account_id}, ${v.buyer_id}, ${v.product_id}, ${v.order_id}, ${v.status},
+        ${v.granted_at})
+      ON CONFLICT (order_id) DO NOTHING
+      RETURNING *`,
+)
+
+/** The buyer of the part `grant_row`, when it wrote one, becomes the account's member. */
+const ENROL_MEMBER: Fragment = {
+  sql: `INSERT INTO members (account_id, buyer_id, created_at)
+    SELECT account_id, buyer_id, granted_at FROM grant_row
+    ON CONFLICT DO NOTHING`,
+  parameters: [],
+}
 
 export const accessRepo = {
   /**
@@ -10,22 +31,10 @@ export const accessRepo = {
    * (kit/statement.ts). One access per order (unique index): a repeated grant writes nothing
    * and enrols no one; `grantIsNew` and `selectGrant` tell, in that statement.
    */
-  grantParts(row: Omit<Selectable<DB['access_grants']>, 'revoked_at' | 'revoke_reason'>): Part[] {
+  grantParts(row: GrantRow): Part[] {
     return [
-      {
-        name: 'grant_row',
-        query: sql`INSERT INTO access_grants (id, account_id, buyer_id, product_id, order_id, status, granted_at)
-          VALUES (${row.id}, ${row.account_id}, ${row.buyer_id}, ${row.product_id}, ${row.order_id},
-            ${row.status}, ${row.granted_at})
-          ON CONFLICT (order_id) DO NOTHING
-          RETURNING *`,
-      },
-      {
-        name: 'member',
-        query: sql`INSERT INTO members (account_id, buyer_id, created_at)
-          SELECT account_id, buyer_id, granted_at FROM grant_row
-          ON CONFLICT DO NOTHING`,
-      },
+      { name: 'grant_row', query: insertGrantRow(row) },
+      { name: 'member', query: ENROL_MEMBER },
     ]
   },
 

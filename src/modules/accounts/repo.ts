@@ -2,6 +2,35 @@ import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { type Part, writeParts } from '../../kit/statement.ts'
+import { type Fragment, fragmentTemplate } from '../../kit/template.ts'
+
+/** A buyer created without a password, and their log-in link. */
+type NewUser = Pick<Selectable<DB['users']>, 'id' | 'name' | 'email' | 'created_at'>
+type NewLoginLink = Pick<Selectable<DB['login_links']>, 'token_hash' | 'created_at' | 'expires_at'>
+
+/** A buyer's statement parts, compiled once (kit/template.ts). */
+const buyer = {
+  created: fragmentTemplate((q, v: NewUser) =>
+    q
+      .insertInto('users')
+      .values({ id: v.id, name: v.name, email: v.email, created_at: v.created_at })
+      .onConflict((oc) => oc.column('email').doNothing())
+      .returningAll(),
+  ),
+  link: fragmentTemplate(
+    (
+      _,
+      v: NewLoginLink,
+    ) => sql`INSERT INTO login_links (token_hash, user_id, created_at, expires_at)
+      SELECT ${v.token_hash}::text, id, ${v.created_at}::timestamptz, ${v.expires_at}::timestamptz
+      FROM created`,
+  ),
+  id: fragmentTemplate(
+    (_, v: { email: string }) =>
+      sql`SELECT id FROM created UNION ALL SELECT id FROM users WHERE email = ${v.email} LIMIT 1`,
+  ),
+  selectCreated: { sql: 'SELECT * FROM created', parameters: [] } satisfies Fragment,
+}
 
 export const accountsRepo = {
   findSettings(db: Executor, accountId: string) {
@@ -47,16 +76,11 @@ export const accountsRepo = {
    * A new user and, in the same statement, a log-in link for them; undefined (and no link)
    * when the e-mail is taken.
    */
-  async insertUserWithLoginLink(
-    db: Executor,
-    user: Insertable<DB['users']>,
-    link: { token_hash: string; created_at: Date; expires_at: Date },
-  ) {
-    const parts = this.userWithLoginLinkParts(db, user, link)
-    const [created] = await writeParts(
+  async insertUserWithLoginLink(db: Executor, user: NewUser, link: NewLoginLink) {
+    const [created] = await writeParts<Selectable<DB['users']>>(
       db,
-      parts,
-      sql<Selectable<DB['users']>>`SELECT * FROM created`,
+      this.userWithLoginLinkParts(user, link),
+      buyer.selectCreated,
     )
     return created
   },
@@ -64,40 +88,27 @@ export const accountsRepo = {
   /**
    * insertUserWithLoginLink as parts of a statement (kit/statement.ts): `created` (the user,
    * unless the e-mail is taken) and `link` (only for a created user). In that statement
-   * `userIsNew` tells which, and `userIdByEmail` gives the new or the existing user's id.
+   * `userIsNew` tells which.
    */
-  userWithLoginLinkParts(
-    db: Executor,
-    user: Insertable<DB['users']>,
-    link: { token_hash: string; created_at: Date; expires_at: Date },
-  ): Part[] {
+  userWithLoginLinkParts(user: NewUser, link: NewLoginLink): Part[] {
     return [
-      {
-        name: 'created',
-        query: db
-          .insertInto('users')
-          .values(user)
-          .onConflict((oc) => oc.column('email').doNothing())
-          .returningAll(),
-      },
-      {
-        name: 'link',
-        query: sql`INSERT INTO login_links (token_hash, user_id, created_at, expires_at)
-          SELECT ${link.token_hash}::text, id, ${link.created_at}::timestamptz, ${link.expires_at}::timestamptz
-          FROM created`,
-      },
+      { name: 'created', query: buyer.created(user) },
+      { name: 'link', query: buyer.link(link) },
     ]
   },
 
   userIsNew: sql<boolean>`EXISTS (SELECT 1 FROM created)`,
 
   /**
-   * Beside userWithLoginLinkParts: the id of the user it created or found by e-mail. Null when
-   * another transaction took the e-mail after the statement's snapshot was taken (the user is
-   * then neither created nor seen): the caller's statement fails and is run again.
+   * Beside userWithLoginLinkParts, the part `buyer`: the id of the user created there or found
+   * by e-mail, which `buyerId` reads. None when another transaction took the e-mail after the
+   * statement's snapshot was taken (the user is then neither created nor seen): `buyerId` is
+   * null, the caller's statement fails and is run again.
    */
-  userIdByEmail: (email: string) =>
-    sql<string>`(SELECT id FROM created UNION ALL SELECT id FROM users WHERE email = ${email} LIMIT 1)`,
+  buyerIdPart: (email: string): Part => ({ name: 'buyer', query: buyer.id({ email }) }),
+
+  /** The id of the part `buyerIdPart`, as a value (null when it found none). */
+  buyerId: sql<string>`(SELECT id FROM buyer)`,
 
   insertUser(db: Executor, user: Insertable<DB['users']>) {
     return db

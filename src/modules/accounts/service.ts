@@ -160,14 +160,13 @@ export async function ensureBuyer(
  * a moment before: a statement that needs it fails whole, and runs again.
  */
 export function buyerParts(
-  db: Executor,
   ctx: Ctx & { config: { baseUrl: string } },
   input: { name: string; email: string },
 ) {
   const { user, link, loginUrl } = newBuyer(ctx, input)
   return {
-    parts: repo.userWithLoginLinkParts(db, user, link),
-    id: repo.userIdByEmail(input.email),
+    parts: [...repo.userWithLoginLinkParts(user, link), repo.buyerIdPart(input.email)],
+    id: repo.buyerId,
     isNew: repo.userIsNew,
     newUserId: user.id,
     loginUrl,

@@ -3,6 +3,7 @@ import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
+import { template } from '../../kit/template.ts'
 
 export type ProductRow = DB['products'] & { status: 'active' | 'archived' }
 export type PlanRow = DB['plans']
@@ -18,6 +19,46 @@ export function planFromJson<T extends { created_at: string; archived_at: string
     archived_at: archivedAt === null ? null : new Date(archivedAt),
   }
 }
+
+/**
+ * A product with one live plan (the one named, else the first) and its co-producer splits, as
+ * two statements compiled once (kit/template.ts): a checkout reads it on every purchase.
+ */
+const productWithPlan = (planNamed: boolean) =>
+  template((q, v: { productId: string; planId: string }) =>
+    q
+      .selectFrom('products')
+      .selectAll('products')
+      .select((eb) =>
+        jsonObjectFrom(
+          eb
+            .selectFrom('plans')
+            .selectAll('plans')
+            .whereRef('plans.product_id', '=', 'products.id')
+            .where('plans.archived_at', 'is', null)
+            .$if(planNamed, (p) => p.where('plans.id', '=', v.planId))
+            .orderBy('plans.position')
+            .limit(1),
+        ).as('plan'),
+      )
+      .select((eb) =>
+        jsonArrayFrom(
+          eb
+            .selectFrom('coproducers')
+            .select([
+              'coproducers.id as coproducerId',
+              'coproducers.user_id as userId',
+              'coproducers.split_bps as bps',
+            ])
+            .whereRef('coproducers.product_id', '=', 'products.id')
+            .orderBy('coproducers.created_at')
+            .orderBy('coproducers.id'),
+        ).as('splits'),
+      )
+      .where('products.id', '=', v.productId),
+  )
+const productWithFirstPlan = productWithPlan(false)
+const productWithNamedPlan = productWithPlan(true)
 
 export const catalogRepo = {
   insertProduct(db: Executor, row: Insertable<DB['products']>) {
@@ -83,37 +124,8 @@ export const catalogRepo = {
    * per purchase: every order snapshots them).
    */
   async findProductWithPlan(db: Executor, productId: string, planId?: string) {
-    const row = await db
-      .selectFrom('products')
-      .selectAll('products')
-      .select((eb) =>
-        jsonObjectFrom(
-          eb
-            .selectFrom('plans')
-            .selectAll('plans')
-            .whereRef('plans.product_id', '=', 'products.id')
-            .where('plans.archived_at', 'is', null)
-            .$if(planId !== undefined, (q) => q.where('plans.id', '=', planId as string))
-            .orderBy('plans.position')
-            .limit(1),
-        ).as('plan'),
-      )
-      .select((eb) =>
-        jsonArrayFrom(
-          eb
-            .selectFrom('coproducers')
-            .select([
-              'coproducers.id as coproducerId',
-              'coproducers.user_id as userId',
-              'coproducers.split_bps as bps',
-            ])
-            .whereRef('coproducers.product_id', '=', 'products.id')
-            .orderBy('coproducers.created_at')
-            .orderBy('coproducers.id'),
-        ).as('splits'),
-      )
-      .where('products.id', '=', productId)
-      .executeTakeFirst()
+    const read = planId === undefined ? productWithFirstPlan : productWithNamedPlan
+    const [row] = await read(db, { productId, planId: planId ?? '' })
     if (!row) return undefined
     const { plan, splits, ...product } = row
     return {

@@ -58,7 +58,7 @@ export async function openOrder(
 
 function writeOrder(db: Executor, deps: Deps, input: Parameters<typeof openOrder>[1]) {
   const { order } = input
-  const buyer = buyerParts(db, deps, { name: order.buyer_name, email: order.buyer_email })
+  const buyer = buyerParts(deps, { name: order.buyer_name, email: order.buyer_email })
   const accessMail = {
     to: order.buyer_email,
     dedupeKey: `access:${buyer.newUserId}`,
@@ -82,13 +82,13 @@ function writeOrder(db: Executor, deps: Deps, input: Parameters<typeof openOrder
   return createOrder(db, { ...order, buyer_id: buyer.id, ...commissionFields(input.shares) }, [
     ...buyer.parts,
     // Only a buyer created here gets the access mail (with the link written beside it).
-    ...mailParts(db, deps, [accessMail], buyer.isNew),
+    ...mailParts(deps, [accessMail], buyer.isNew),
     ...shareParts(db, deps, order, input.shares),
     ...orderCreated.parts,
-    openCheckPart(db, deps, { id: order.id, kind: 'charge' }),
+    openCheckPart(deps, { id: order.id, kind: 'charge' }),
     ...(input.sessionId
       ? [
-          convertedPart(db, {
+          convertedPart({
             sessionId: input.sessionId,
             productId: order.product_id,
             orderId: order.id,

@@ -2,6 +2,17 @@ import { type Insertable, sql, type Updateable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import type { Part } from '../../kit/statement.ts'
+import { fragmentTemplate } from '../../kit/template.ts'
+
+/** A checkout page's session marked converted by the order it made (kit/template.ts). */
+const convertSession = fragmentTemplate(
+  (q, v: { id: string; productId: string; orderId: string }) =>
+    q
+      .updateTable('checkout_sessions')
+      .set({ order_id: v.orderId })
+      .where('id', '=', v.id)
+      .where('product_id', '=', v.productId),
+)
 
 export const checkoutRepo = {
   /** Serializes session creation per (product, e-mail) so concurrent requests reuse one session. */
@@ -40,15 +51,8 @@ export const checkoutRepo = {
       .executeTakeFirst()
   },
 
-  convertSessionPart(db: Executor, id: string, productId: string, orderId: string): Part {
-    return {
-      name: 'converted',
-      query: db
-        .updateTable('checkout_sessions')
-        .set({ order_id: orderId })
-        .where('id', '=', id)
-        .where('product_id', '=', productId),
-    }
+  convertSessionPart(id: string, productId: string, orderId: string): Part {
+    return { name: 'converted', query: convertSession({ id, productId, orderId }) }
   },
 
   /** Unconverted sessions older than `before` that never got a recovery e-mail, locked. */

@@ -79,7 +79,5 @@ export const findSession = (db: Executor, id: string) => repo.findSession(db, id
  * Links the session to the order it became (it then never triggers cart recovery), as a part of
  * the statement that writes the order (kit/statement.ts).
  */
-export const convertedPart = (
-  db: Executor,
-  input: { sessionId: string; productId: string; orderId: string },
-) => repo.convertSessionPart(db, input.sessionId, input.productId, input.orderId)
+export const convertedPart = (input: { sessionId: string; productId: string; orderId: string }) =>
+  repo.convertSessionPart(input.sessionId, input.productId, input.orderId)

@@ -2,6 +2,7 @@ import { type Insertable, type RawBuilder, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import type { Part } from '../../kit/statement.ts'
+import { fragmentTemplatePer } from '../../kit/template.ts'
 
 const MAIL_COLUMNS = [
   'id',
@@ -15,37 +16,51 @@ const MAIL_COLUMNS = [
   'created_at',
 ] as const
 
-/** A mail row as a typed VALUES row, in MAIL_COLUMNS' order. */
-const mailValues = (row: Insertable<DB['emails']>) =>
-  sql`(${sql.join([
-    sql`${row.id}::uuid`,
-    sql`${row.dedupe_key ?? null}::text`,
-    sql`${row.to_address}::text`,
-    sql`${row.subject}::text`,
-    sql`${row.text_body}::text`,
-    sql`${row.html_body}::text`,
-    sql`${row.status}::text`,
-    sql`${row.next_attempt_at}::timestamptz`,
-    sql`${row.created_at}::timestamptz`,
-  ])})`
+type MailRow = Required<Pick<Insertable<DB['emails']>, (typeof MAIL_COLUMNS)[number]>>
+
+/** Mail rows as one array per column, in MAIL_COLUMNS' order. */
+type MailColumns = { [C in keyof MailRow]: MailRow[C][] }
+
+/** No condition: every mail is written. */
+const ALWAYS = sql<boolean>`true`
+
+/**
+ * The mail insert for one condition (kit/template.ts). The rows come as arrays: one text for any
+ * number of them.
+ */
+const mailInsert = fragmentTemplatePer((q, v: MailColumns, onlyIf: RawBuilder<boolean>) =>
+  q
+    .insertInto('emails')
+    .columns(MAIL_COLUMNS)
+    .expression(
+      sql`SELECT * FROM unnest(${v.id}::uuid[], ${v.dedupe_key}::text[], ${v.to_address}::text[],
+        ${v.subject}::text[], ${v.text_body}::text[], ${v.html_body}::text[], ${v.status}::text[],
+        ${v.next_attempt_at}::timestamptz[], ${v.created_at}::timestamptz[])
+      WHERE ${onlyIf}`,
+    )
+    .onConflict((oc) => oc.column('dedupe_key').doNothing()),
+)
 
 export const emailRepo = {
   /**
    * New mails, as a part of a statement (kit/statement.ts); with `onlyIf`, only when that holds
    * there. A taken dedupe key writes nothing: one delivery e-mail per order, whatever retries.
    */
-  insertPart(db: Executor, rows: Insertable<DB['emails']>[], onlyIf?: RawBuilder<boolean>): Part {
-    const insert = db.insertInto('emails')
-    const values = onlyIf
-      ? insert
-          .columns(MAIL_COLUMNS)
-          .expression(
-            sql`SELECT * FROM (VALUES ${sql.join(rows.map(mailValues))}) AS v WHERE ${onlyIf}`,
-          )
-      : insert.values(rows)
+  insertPart(rows: MailRow[], onlyIf: RawBuilder<boolean> = ALWAYS): Part {
+    const column = <C extends keyof MailRow>(c: C) => rows.map((row) => row[c])
     return {
       name: 'mail',
-      query: values.onConflict((oc) => oc.column('dedupe_key').doNothing()),
+      query: mailInsert(onlyIf)({
+        id: column('id'),
+        dedupe_key: column('dedupe_key'),
+        to_address: column('to_address'),
+        subject: column('subject'),
+        text_body: column('text_body'),
+        html_body: column('html_body'),
+        status: column('status'),
+        next_attempt_at: column('next_attempt_at'),
+        created_at: column('created_at'),
+      }),
     }
   },
 

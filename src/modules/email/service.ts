@@ -21,7 +21,7 @@ export type QueuedMail = Mail & { dedupeKey?: string }
 
 /** Several mails in one statement (a paid order's delivery mail and its sale notification). */
 export async function queueEmails(tx: Tx, ctx: { clock: Clock }, mails: QueuedMail[]) {
-  await writeParts(tx, mailParts(tx, ctx, mails))
+  await writeParts(tx, mailParts(ctx, mails))
 }
 
 /**
@@ -29,7 +29,6 @@ export async function queueEmails(tx: Tx, ctx: { clock: Clock }, mails: QueuedMa
  * `onlyIf`, the mails are written only when that holds in it (a buyer created there).
  */
 export function mailParts(
-  db: Executor,
   ctx: { clock: Clock },
   mails: QueuedMail[],
   onlyIf?: RawBuilder<boolean>,
@@ -38,7 +37,6 @@ export function mailParts(
   const now = ctx.clock.now()
   return [
     repo.insertPart(
-      db,
       mails.map((input) => ({
         id: uuidv7(now.getTime()),
         dedupe_key: input.dedupeKey ?? null,

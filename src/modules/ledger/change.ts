@@ -223,7 +223,6 @@ export class MoneyChange {
     // which runs when it ends, adds to them.
     const slotAccounts = [...new Set(accounts)]
     const slots = repo.addCreatorSlotsPart(
-      tx,
       slot,
       slotAccounts.map((accountId) => ({
         accountId,
@@ -246,9 +245,8 @@ export class MoneyChange {
         holder_id: e.holderId,
         account_id: e.accountId,
         amount_cents: e.amount,
-        slot,
-        created_at: now,
       })),
+      slot,
       slots ? [slots, ...alongside] : alongside,
     )
     if (!posted) throw new Error(`ledger: ${ref.kind} was already posted for this fact`)

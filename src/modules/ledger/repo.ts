@@ -4,6 +4,7 @@ import { type Insertable, type Selectable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, ShareKind, ShareStatus } from '../../kit/db-schema.ts'
 import { type Part, writeParts } from '../../kit/statement.ts'
+import { type Fragment, fragmentTemplate } from '../../kit/template.ts'
 
 export type ShareRow = Selectable<DB['order_shares']>
 /** The holders' balances, striped over 16 slot rows each (migration 0021). */
@@ -44,6 +45,75 @@ export interface CreatorSlotDelta {
   counters: CreatorCounters
 }
 
+/** An entry of a posting, less what it takes from the posting (its id, slot and time). */
+export type EntryLine = Pick<
+  Selectable<DB['ledger_entries']>,
+  'book' | 'holder_id' | 'account_id' | 'amount_cents'
+>
+
+// The statements every money change writes, compiled once (kit/template.ts). Their rows come
+// as arrays, one per column (cast to the column's type), so one text serves any number of rows.
+
+/**
+ * Adds to one slot row of each account, creating it; rows are inserted, so locked, in account
+ * order (the fixed lock order, as lockCreatorSlots).
+ */
+const addCreatorSlots = fragmentTemplate(
+  (
+    _,
+    v: {
+      slot: number
+      accountIds: string[]
+      paid: number[]
+      refunded: number[]
+      withdrawn: number[]
+    },
+  ) => sql`INSERT INTO creator_balances (account_id, slot, paid_cents, refunded_cents, withdrawn_cents)
+    SELECT t.account_id, ${v.slot}::int2, t.paid, t.refunded, t.withdrawn
+    FROM unnest(${v.accountIds}::uuid[], ${v.paid}::int8[], ${v.refunded}::int8[],
+      ${v.withdrawn}::int8[]) AS t (account_id, paid, refunded, withdrawn)
+    ORDER BY t.account_id
+    ON CONFLICT (account_id, slot) DO UPDATE SET
+      paid_cents = creator_balances.paid_cents + excluded.paid_cents,
+      refunded_cents = creator_balances.refunded_cents + excluded.refunded_cents,
+      withdrawn_cents = creator_balances.withdrawn_cents + excluded.withdrawn_cents`,
+)
+
+/** A posting, unless its fact was posted already (the unique index). */
+const insertPosting = fragmentTemplate(
+  (_, v: Selectable<DB['ledger_postings']>) =>
+    sql`INSERT INTO ledger_postings (id, kind, account_id, order_id, refund_id, withdrawal_id, created_at)
+      VALUES (${v.id}, ${v.kind}, ${v.account_id}, ${v.order_id}, ${v.refund_id}, ${v.withdrawal_id},
+        ${v.created_at})
+      ON CONFLICT DO NOTHING
+      RETURNING id`,
+)
+
+/**
+ * The entries of the part `posting` (none when it wrote nothing), in the arrays' order. Empty
+ * arrays insert nothing, and ledger_entries has no statement trigger on insert: no entries need
+ * no other text.
+ */
+const insertEntries = fragmentTemplate(
+  (
+    _,
+    v: {
+      books: string[]
+      holderIds: (string | null)[]
+      accountIds: string[]
+      amounts: number[]
+      slot: number
+      createdAt: Date
+    },
+  ) => sql`INSERT INTO ledger_entries (posting_id, book, holder_id, account_id, amount_cents, slot, created_at)
+    SELECT posting.id, e.book, e.holder_id, e.account_id, e.amount_cents, ${v.slot}::int2,
+      ${v.createdAt}::timestamptz
+    FROM posting, unnest(${v.books}::text[], ${v.holderIds}::uuid[], ${v.accountIds}::uuid[],
+      ${v.amounts}::int8[]) AS e (book, holder_id, account_id, amount_cents)`,
+)
+
+const POSTED: Fragment = { sql: 'SELECT count(*)::int AS posted FROM posting', parameters: [] }
+
 export const ledgerRepo = {
   /**
    * Locks every slot row of these creator accounts, in (account, slot) order (the fixed lock
@@ -70,43 +140,23 @@ export const ledgerRepo = {
    * locks only those rows (in account order) and never waits on a sale of another slot.
    */
   async addCreatorSlots(db: Executor, slot: number, deltas: CreatorSlotDelta[]): Promise<void> {
-    const part = this.addCreatorSlotsPart(db, slot, deltas)
-    if (part) await part.query.execute()
+    const part = this.addCreatorSlotsPart(slot, deltas)
+    if (part) await writeParts(db, [part])
   },
 
   /** addCreatorSlots as a part of a statement (kit/statement.ts); null when there is none. */
-  addCreatorSlotsPart(db: Executor, slot: number, deltas: CreatorSlotDelta[]) {
+  addCreatorSlotsPart(slot: number, deltas: CreatorSlotDelta[]): Part | null {
     if (!deltas.length) return null
-    const rows = [...deltas]
-      .sort((a, b) => (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0))
-      .map((d) => ({
-        account_id: d.accountId,
-        slot,
-        paid_cents: d.counters.paid,
-        refunded_cents: d.counters.refunded,
-        withdrawn_cents: d.counters.withdrawn,
-      }))
     return {
       name: 'creator_slots',
-      query: db
-        .insertInto('creator_balances')
-        .values(rows)
-        .onConflict((oc) =>
-          oc.columns(['account_id', 'slot']).doUpdateSet((eb) => ({
-            paid_cents: eb('creator_balances.paid_cents', '+', eb.ref('excluded.paid_cents')),
-            refunded_cents: eb(
-              'creator_balances.refunded_cents',
-              '+',
-              eb.ref('excluded.refunded_cents'),
-            ),
-            withdrawn_cents: eb(
-              'creator_balances.withdrawn_cents',
-              '+',
-              eb.ref('excluded.withdrawn_cents'),
-            ),
-          })),
-        ),
-    } satisfies Part
+      query: addCreatorSlots({
+        slot,
+        accountIds: deltas.map((d) => d.accountId),
+        paid: deltas.map((d) => d.counters.paid),
+        refunded: deltas.map((d) => d.counters.refunded),
+        withdrawn: deltas.map((d) => d.counters.withdrawn),
+      }),
+    }
   },
 
   /**
@@ -185,47 +235,37 @@ export const ledgerRepo = {
   },
 
   /**
-   * A posting and its entries in one statement; false (nothing written) when the fact was
-   * posted already (the posting's unique index). The entries' triggers run as before.
-   */
-  /**
    * A posting with its entries, and `alongside` (the creator slots the entries' trigger adds
-   * to), in one statement (kit/statement.ts); false when the fact was posted already. The
-   * trigger runs when the statement ends, so it finds the slot rows the statement created.
+   * to), in one statement (kit/statement.ts); false when the fact was posted already (the
+   * posting's unique index: nothing is written then). The entries take the posting's slot and
+   * time. The trigger runs when the statement ends, so it finds the slot rows the statement
+   * created.
    */
   async insertPostingWithEntries(
     db: Executor,
     row: Selectable<DB['ledger_postings']>,
-    entries: Omit<Insertable<DB['ledger_entries']>, 'posting_id'>[],
+    entries: EntryLine[],
+    slot: number,
     alongside: Part[] = [],
   ): Promise<boolean> {
-    const parts: Part[] = [
-      ...alongside,
-      {
-        name: 'posting',
-        query: sql`INSERT INTO ledger_postings (id, kind, account_id, order_id, refund_id, withdrawal_id, created_at)
-          VALUES (${row.id}, ${row.kind}, ${row.account_id}, ${row.order_id}, ${row.refund_id},
-            ${row.withdrawal_id}, ${row.created_at})
-          ON CONFLICT DO NOTHING
-          RETURNING id`,
-      },
-    ]
-    if (entries.length) {
-      const values = entries.map(
-        (e) =>
-          sql`(${e.book}::text, ${e.holder_id ?? null}::uuid, ${e.account_id}::uuid, ${e.amount_cents}::int8, ${e.slot ?? 0}::smallint, ${e.created_at}::timestamptz)`,
-      )
-      parts.push({
-        name: 'entry',
-        query: sql`INSERT INTO ledger_entries (posting_id, book, holder_id, account_id, amount_cents, slot, created_at)
-          SELECT posting.id, v.book, v.holder_id, v.account_id, v.amount_cents, v.slot, v.created_at
-          FROM posting, (VALUES ${sql.join(values)}) AS v (book, holder_id, account_id, amount_cents, slot, created_at)`,
-      })
-    }
-    const [result] = await writeParts(
+    const [result] = await writeParts<{ posted: number }>(
       db,
-      parts,
-      sql<{ posted: number }>`SELECT count(*)::int AS posted FROM posting`,
+      [
+        ...alongside,
+        { name: 'posting', query: insertPosting(row) },
+        {
+          name: 'entry',
+          query: insertEntries({
+            books: entries.map((e) => e.book),
+            holderIds: entries.map((e) => e.holder_id),
+            accountIds: entries.map((e) => e.account_id),
+            amounts: entries.map((e) => e.amount_cents),
+            slot,
+            createdAt: row.created_at,
+          }),
+        },
+      ],
+      POSTED,
     )
     return result!.posted > 0
   },

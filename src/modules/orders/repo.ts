@@ -1,9 +1,26 @@
-import { type Insertable, type InsertObject, type RawBuilder, type Selectable, sql } from 'kysely'
+import {
+  type Expression,
+  type InferResult,
+  type Insertable,
+  type InsertObject,
+  isExpression,
+  type Kysely,
+  type RawBuilder,
+  type Selectable,
+  sql,
+} from 'kysely'
 import { jsonObjectFrom } from 'kysely/helpers/postgres'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, OrderStatus } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 import { type Part, writeParts } from '../../kit/statement.ts'
+import {
+  compiler,
+  type Fragment,
+  fragmentTemplate,
+  fragmentTemplatePer,
+  runFragment,
+} from '../../kit/template.ts'
 import type { OrderListQuery } from './schema.ts'
 
 export type OrderRow = Selectable<DB['orders']>
@@ -22,18 +39,125 @@ function matching(db: Executor, accountId: string, f: OrderFilters) {
   return query
 }
 
+/** Columns whose value is SQL (the buyer a checkout creates in its statement), by their text. */
+const sqlTexts = new WeakMap<Expression<unknown>, string>()
+function sqlTextOf(value: Expression<unknown>) {
+  let text = sqlTexts.get(value)
+  if (text === undefined) {
+    const compiled = sql`${value}`.compile(compiler)
+    // Its values would be compiled into a text other orders share.
+    if (compiled.parameters.length) throw new Error('an order column’s SQL may not carry values')
+    text = compiled.sql
+    sqlTexts.set(value, text)
+  }
+  return text
+}
+
+/**
+ * The order insert per shape (which columns are given, and the SQL of those given as SQL),
+ * compiled once each (kit/template.ts).
+ */
+const orderInserts = new Map<string, (row: InsertObject<DB, 'orders'>) => Fragment>()
+function orderInsert(row: InsertObject<DB, 'orders'>) {
+  const given = Object.entries(row).filter(([, value]) => value !== undefined)
+  const shape = given
+    .map(([column, value]) => (isExpression(value) ? `${column}=${sqlTextOf(value)}` : column))
+    .join(',')
+  let insert = orderInserts.get(shape)
+  if (!insert) {
+    insert = fragmentTemplate((q, v: InsertObject<DB, 'orders'>) =>
+      q
+        .insertInto('orders')
+        .values(
+          Object.fromEntries(
+            given.map(([column, value]) => [
+              column,
+              isExpression(value) ? value : v[column as keyof typeof v],
+            ]),
+          ) as InsertObject<DB, 'orders'>,
+        )
+        .returningAll(),
+    )
+    orderInserts.set(shape, insert)
+  }
+  return insert(row)
+}
+
+const NEW_ORDER: Fragment = { sql: 'SELECT * FROM new_order', parameters: [] }
+
+/**
+ * pending → paid, and in the same statement what the sale notification needs (the account's
+ * setting and its owner's address: a join, not a lock; only the order row is locked), the plan
+ * sold, and whether the order has shares pending (the sale posting skips reading them when not).
+ */
+const markPaidQuery = (q: Kysely<DB>, v: { id: string; paidAt: Date }) =>
+  q
+    .updateTable('orders')
+    .from('accounts')
+    .set({ status: 'paid', paid_at: v.paidAt, updated_at: v.paidAt })
+    .whereRef('accounts.id', '=', 'orders.account_id')
+    .where('orders.id', '=', v.id)
+    .where('orders.status', '=', 'pending')
+    .returningAll('orders')
+    .returning((eb) => {
+      const owner = eb
+        .selectFrom('account_users')
+        .innerJoin('users', 'users.id', 'account_users.user_id')
+        .whereRef('account_users.account_id', '=', 'orders.account_id')
+        .where('account_users.role', '=', 'owner')
+        .orderBy('account_users.created_at')
+        .limit(1)
+      return [
+        'accounts.sale_notifications',
+        owner.select('users.email').as('owner_email'),
+        owner.select('users.name').as('owner_name'),
+        // The plan sold and its product's name and delivery link (the delivery mail's).
+        jsonObjectFrom(
+          eb
+            .selectFrom('plans')
+            .innerJoin('products', 'products.id', 'plans.product_id')
+            .selectAll('plans')
+            .select([
+              'products.name as product_name',
+              'products.delivery_url as product_delivery_url',
+            ])
+            .whereRef('plans.id', '=', 'orders.plan_id'),
+        ).as('plan'),
+        // Whether the sale has shares to move (the ledger skips reading them when not).
+        eb
+          .exists(
+            eb
+              .selectFrom('order_shares')
+              .select('order_shares.id')
+              .whereRef('order_shares.order_id', '=', 'orders.id')
+              .where('order_shares.status', '=', 'pending'),
+          )
+          .as('has_pending_shares'),
+      ]
+    })
+type Paid = InferResult<ReturnType<typeof markPaidQuery>>[number]
+
+/** No condition: markPaid alone. */
+const ALWAYS = sql<boolean>`true`
+
+/** markPaid's statement per condition (kit/template.ts). */
+const paidUpdate = fragmentTemplatePer(
+  (q, v: { id: string; paidAt: Date }, onlyIf: RawBuilder<boolean>) =>
+    markPaidQuery(q, v).where(onlyIf),
+)
+
 export const ordersRepo = {
   /**
    * A new order; `alongside`, other writes that go in the same statement (kit/statement.ts),
    * before it: its values may read theirs (the buyer a checkout creates there).
    */
   async insert(db: Executor, row: InsertObject<DB, 'orders'>, alongside: Part[] = []) {
-    const query = db.insertInto('orders').values(row).returningAll()
-    if (!alongside.length) return query.executeTakeFirstOrThrow()
-    const [created] = await writeParts(
+    const query = orderInsert(row)
+    if (!alongside.length) return (await runFragment<OrderRow>(db, query))[0]!
+    const [created] = await writeParts<OrderRow>(
       db,
       [...alongside, { name: 'new_order', query }],
-      sql<OrderRow>`SELECT * FROM new_order`,
+      NEW_ORDER,
     )
     return created!
   },
@@ -82,11 +206,6 @@ export const ordersRepo = {
   },
 
   /**
-   * pending → paid, and in the same statement what the sale notification needs (the account's
-   * setting and its owner's address: a join, not a lock; only the order row is locked) and
-   * whether the order has shares pending (the sale posting skips reading them when not).
-   */
-  /**
    * pending → paid, returning what the paid order's effects need. `recorded`: the caller's
    * writes that go in this statement, the order marked only if `onlyIf` holds there (a
    * callback's inbox row was new).
@@ -97,54 +216,10 @@ export const ordersRepo = {
     paidAt: Date,
     recorded?: { parts: Part[]; onlyIf: RawBuilder<boolean> },
   ) {
-    const query = db
-      .updateTable('orders')
-      .from('accounts')
-      .set({ status: 'paid', paid_at: paidAt, updated_at: paidAt })
-      .whereRef('accounts.id', '=', 'orders.account_id')
-      .where('orders.id', '=', id)
-      .where('orders.status', '=', 'pending')
-      .returningAll('orders')
-      .returning((eb) => {
-        const owner = eb
-          .selectFrom('account_users')
-          .innerJoin('users', 'users.id', 'account_users.user_id')
-          .whereRef('account_users.account_id', '=', 'orders.account_id')
-          .where('account_users.role', '=', 'owner')
-          .orderBy('account_users.created_at')
-          .limit(1)
-        return [
-          'accounts.sale_notifications',
-          owner.select('users.email').as('owner_email'),
-          owner.select('users.name').as('owner_name'),
-          // The plan sold and its product's name and delivery link (the delivery mail's).
-          jsonObjectFrom(
-            eb
-              .selectFrom('plans')
-              .innerJoin('products', 'products.id', 'plans.product_id')
-              .selectAll('plans')
-              .select([
-                'products.name as product_name',
-                'products.delivery_url as product_delivery_url',
-              ])
-              .whereRef('plans.id', '=', 'orders.plan_id'),
-          ).as('plan'),
-          // Whether the sale has shares to move (the ledger skips reading them when not).
-          eb
-            .exists(
-              eb
-                .selectFrom('order_shares')
-                .select('order_shares.id')
-                .whereRef('order_shares.order_id', '=', 'orders.id')
-                .where('order_shares.status', '=', 'pending'),
-            )
-            .as('has_pending_shares'),
-        ]
-      })
-      .$if(recorded !== undefined, (q) => q.where(recorded!.onlyIf))
-    if (!recorded) return query.executeTakeFirst()
-    type Paid = NonNullable<Awaited<ReturnType<typeof query.executeTakeFirst>>>
-    const [paid] = await writeParts(db, recorded.parts, sql<Paid>`${query}`)
+    const query = paidUpdate(recorded?.onlyIf ?? ALWAYS)({ id, paidAt })
+    const [paid] = recorded
+      ? await writeParts<Paid>(db, recorded.parts, query)
+      : await runFragment<Paid>(db, query)
     return paid
   },
 

@@ -47,7 +47,7 @@ export const createOrder = (
   db: Executor,
   row: InsertObject<DB, 'orders'>,
   alongside: Part[] = [],
-) => repo.insert(db, row, alongside) as Promise<OrderRow>
+) => repo.insert(db, row, alongside)
 
 export const findOrder = (db: Executor, id: string) =>
   repo.findById(db, id) as Promise<OrderRow | undefined>

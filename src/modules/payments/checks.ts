@@ -30,11 +30,10 @@ export function openCheck(
 
 /** openCheck as a part of a statement the caller writes with others (kit/statement.ts). */
 export function openCheckPart(
-  db: Executor,
   ctx: Ctx,
   input: { id: string; kind: GatewayCheckKind; afterMs?: number },
 ): Part {
-  return repo.openCheckPart(db, checkRow(ctx, input))
+  return repo.openCheckPart(checkRow(ctx, input))
 }
 
 function checkRow(ctx: Ctx, input: { id: string; kind: GatewayCheckKind; afterMs?: number }) {

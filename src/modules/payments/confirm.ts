@@ -67,7 +67,7 @@ export async function confirmPayment(
   // until commit, so anything that does meet them waits as little as it can.
   await postSale(tx, ctx, order, hasShares, [
     ...access,
-    ...mailParts(tx, ctx, saleMails(ctx, paid, renewed)),
+    ...mailParts(ctx, saleMails(ctx, paid, renewed)),
   ])
   return true
 }

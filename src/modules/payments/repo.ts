@@ -2,7 +2,7 @@ import { type Insertable, type QueryCreator, type RawBuilder, type Selectable, s
 import type { Executor } from '../../kit/db.ts'
 import type { DB, GatewayCheckKind } from '../../kit/db-schema.ts'
 import { type Part, writeParts } from '../../kit/statement.ts'
-import { template } from '../../kit/template.ts'
+import { type Fragment, fragmentTemplate, runFragment, template } from '../../kit/template.ts'
 
 type CheckRow = { id: string | RawBuilder<string>; kind: GatewayCheckKind; at: Date; now: Date }
 
@@ -29,19 +29,120 @@ function checkUpsert(qb: QueryCreator<DB>, row: CheckRow, onConflict: OnConflict
     )
 }
 
-const upsertCheck = (db: Executor, row: CheckRow, onConflict: OnConflict) =>
-  checkUpsert(db, row, onConflict).execute()
+type CheckValues = { id: string; kind: GatewayCheckKind; at: Date; now: Date }
 
-const chargeForUpdateWithOrder = template(
-  (q, v: { gateway: string; gatewayChargeId: string }) =>
+/** The check upserts a purchase and the workers make, each compiled once (kit/template.ts). */
+const checkUpserts = {
+  /** An existing check is kept as it is. */
+  keep: fragmentTemplate((q, v: CheckValues) => checkUpsert(q, v, null)),
+  /** An existing check is due at `at` with a fresh count of attempts. */
+  restart: fragmentTemplate((q, v: CheckValues) =>
+    checkUpsert(q, v, { next_attempt_at: v.at, attempts: 0 }),
+  ),
+  /** An open check comes forward to `at` if that is sooner; a settled one opens afresh. */
+  bringForward: fragmentTemplate((q, v: CheckValues) =>
+    checkUpsert(q, v, {
+      next_attempt_at: sql<Date>`CASE WHEN gateway_checks.status = 'pending'
+        THEN least(gateway_checks.next_attempt_at, excluded.next_attempt_at)
+        ELSE excluded.next_attempt_at END`,
+      attempts: sql<number>`CASE WHEN gateway_checks.status = 'pending'
+        THEN gateway_checks.attempts ELSE 0 END`,
+    }),
+  ),
+}
+
+type ChargeRow = Insertable<DB['charges']> & { order_id: string }
+
+/** The charge's columns, each from its value (or, for the first charge, from `first_of`). */
+const chargeValues = (v: ChargeRow, orderId: string | RawBuilder<string>) => ({
+  id: v.id,
+  order_id: orderId,
+  gateway: v.gateway,
+  gateway_charge_id: v.gateway_charge_id,
+  method: v.method,
+  amount_cents: v.amount_cents,
+  status: v.status,
+  pix_copy_paste: v.pix_copy_paste,
+  pix_expires_at: v.pix_expires_at,
+  saved_card: v.saved_card,
+  created_at: v.created_at,
+})
+
+/** The order the first charge is of: pending, without a charge, locked; else no row. */
+const firstOf = sql<string>`(SELECT id FROM first_of)`
+
+/** insertFirstCharge's parts, compiled once. */
+const firstCharge = {
+  // A locking read, run because the parts below read it.
+  order: fragmentTemplate((q, v: { orderId: string }) =>
     q
-      .selectFrom('charges')
-      .innerJoin('orders', 'orders.id', 'charges.order_id')
-      .selectAll('charges')
-      .select(['orders.status as order_status', 'orders.amount_cents as order_amount_cents'])
-      .where('charges.gateway', '=', v.gateway)
-      .where('charges.gateway_charge_id', '=', v.gatewayChargeId)
-      .forUpdate('charges'),
+      .selectFrom('orders')
+      .select('orders.id')
+      .where('orders.id', '=', v.orderId)
+      .where('orders.status', '=', 'pending')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('charges')
+              .select('charges.id')
+              .whereRef('charges.order_id', '=', 'orders.id'),
+          ),
+        ),
+      )
+      .forUpdate(),
+  ),
+  check: fragmentTemplate((q, v: CheckValues) =>
+    checkUpsert(
+      q,
+      { id: firstOf, kind: v.kind, at: v.at, now: v.now },
+      { next_attempt_at: v.at, attempts: 0 },
+    ),
+  ),
+  charge: fragmentTemplate((q, v: ChargeRow) =>
+    q.insertInto('charges').values(chargeValues(v, firstOf)).returningAll(),
+  ),
+  select: { sql: 'SELECT * FROM charge', parameters: [] } satisfies Fragment,
+}
+
+type CallbackRow = Insertable<DB['payment_callbacks']>
+
+/** In a callback's statement: its inbox row is new (not a repeated notification). */
+const inboxIsNew = sql<boolean>`EXISTS (SELECT 1 FROM inbox)`
+
+/** recordCallback's parts, compiled once. */
+const callback = {
+  inbox: fragmentTemplate((q, v: CallbackRow) =>
+    q
+      .insertInto('payment_callbacks')
+      .values({
+        id: v.id,
+        gateway: v.gateway,
+        gateway_event_id: v.gateway_event_id,
+        gateway_charge_id: v.gateway_charge_id,
+        action: v.action,
+        outcome: v.outcome,
+        payload: v.payload,
+        received_at: v.received_at,
+      })
+      .onConflict((oc) => oc.columns(['gateway', 'gateway_event_id']).doNothing())
+      .returning('id'),
+  ),
+  charge: fragmentTemplate((q, v: { id: string; status: DB['charges']['status'] }) =>
+    q.updateTable('charges').set({ status: v.status }).where('id', '=', v.id).where(inboxIsNew),
+  ),
+  select: { sql: 'SELECT id FROM inbox', parameters: [] } satisfies Fragment,
+}
+
+const chargeForUpdateWithOrder = template((q, v: { gateway: string; gatewayChargeId: string }) =>
+  q
+    .selectFrom('charges')
+    .innerJoin('orders', 'orders.id', 'charges.order_id')
+    .selectAll('charges')
+    .select(['orders.status as order_status', 'orders.amount_cents as order_amount_cents'])
+    .where('charges.gateway', '=', v.gateway)
+    .where('charges.gateway_charge_id', '=', v.gatewayChargeId)
+    .forUpdate('charges'),
 )
 
 export const paymentsRepo = {
@@ -63,52 +164,15 @@ export const paymentsRepo = {
    * come out null and the statement fails whole on NOT NULL (`isNotFirstCharge`): the caller
    * then takes the path that locks the order and decides.
    */
-  async insertFirstCharge(
-    db: Executor,
-    row: Insertable<DB['charges']> & { order_id: string },
-    follow: CheckRow,
-  ) {
-    const orderId = sql<string>`(SELECT id FROM first_of)`
-    const [charge] = await writeParts(
+  async insertFirstCharge(db: Executor, row: ChargeRow, follow: CheckValues) {
+    const [charge] = await writeParts<Selectable<DB['charges']>>(
       db,
       [
-        {
-          // A locking read, run because the parts below read it.
-          name: 'first_of',
-          query: db
-            .selectFrom('orders')
-            .select('orders.id')
-            .where('orders.id', '=', row.order_id)
-            .where('orders.status', '=', 'pending')
-            .where((eb) =>
-              eb.not(
-                eb.exists(
-                  eb
-                    .selectFrom('charges')
-                    .select('charges.id')
-                    .whereRef('charges.order_id', '=', 'orders.id'),
-                ),
-              ),
-            )
-            .forUpdate(),
-        },
-        {
-          name: 'check',
-          query: checkUpsert(
-            db,
-            { ...follow, id: orderId },
-            { next_attempt_at: follow.at, attempts: 0 },
-          ),
-        },
-        {
-          name: 'charge',
-          query: db
-            .insertInto('charges')
-            .values({ ...row, order_id: orderId })
-            .returningAll(),
-        },
+        { name: 'first_of', query: firstCharge.order({ orderId: row.order_id }) },
+        { name: 'check', query: firstCharge.check(follow) },
+        { name: 'charge', query: firstCharge.charge(row) },
       ],
-      sql<Selectable<DB['charges']>>`SELECT * FROM charge`,
+      firstCharge.select,
     )
     return charge!
   },
@@ -221,43 +285,21 @@ export const paymentsRepo = {
    */
   async recordCallback(
     db: Executor,
-    row: Insertable<DB['payment_callbacks']>,
+    row: CallbackRow,
     charge?: { id: string; status: DB['charges']['status'] },
   ) {
-    const parts = this.callbackParts(db, row, charge)
-    const [recorded] = await writeParts(db, parts, sql<{ id: string }>`SELECT id FROM inbox`)
+    const parts = this.callbackParts(row, charge)
+    const [recorded] = await writeParts<{ id: string }>(db, parts, callback.select)
     return recorded
   },
 
   /** recordCallback as parts of a statement (kit/statement.ts); `inboxIsNew` tells there. */
-  callbackParts(
-    db: Executor,
-    row: Insertable<DB['payment_callbacks']>,
-    charge?: { id: string; status: DB['charges']['status'] },
-  ): Part[] {
-    const inbox = {
-      name: 'inbox',
-      query: db
-        .insertInto('payment_callbacks')
-        .values(row)
-        .onConflict((oc) => oc.columns(['gateway', 'gateway_event_id']).doNothing())
-        .returning('id'),
-    }
-    if (!charge) return [inbox]
-    return [
-      inbox,
-      {
-        name: 'charge',
-        query: db
-          .updateTable('charges')
-          .set({ status: charge.status })
-          .where('id', '=', charge.id)
-          .where(this.inboxIsNew),
-      },
-    ]
+  callbackParts(row: CallbackRow, charge?: { id: string; status: DB['charges']['status'] }) {
+    const inbox: Part = { name: 'inbox', query: callback.inbox(row) }
+    return charge ? [inbox, { name: 'charge', query: callback.charge(charge) }] : [inbox]
   },
 
-  inboxIsNew: sql<boolean>`EXISTS (SELECT 1 FROM inbox)`,
+  inboxIsNew,
 
   expireChargesOf(db: Executor, orderId: string) {
     return db
@@ -272,32 +314,23 @@ export const paymentsRepo = {
    * Opens the check of a reference, or brings an open one forward; a settled one opens again
    * with a fresh count of attempts.
    */
-  openCheck(db: Executor, row: CheckRow) {
-    return this.openCheckPart(db, row).query.execute()
+  openCheck(db: Executor, row: CheckValues) {
+    return runFragment(db, checkUpserts.bringForward(row))
   },
 
   /** openCheck as a part of a statement (kit/statement.ts). */
-  openCheckPart(db: Executor, row: CheckRow) {
-    return {
-      name: 'check',
-      query: checkUpsert(db, row, {
-        next_attempt_at: sql<Date>`CASE WHEN gateway_checks.status = 'pending'
-          THEN least(gateway_checks.next_attempt_at, excluded.next_attempt_at)
-          ELSE excluded.next_attempt_at END`,
-        attempts: sql<number>`CASE WHEN gateway_checks.status = 'pending'
-          THEN gateway_checks.attempts ELSE 0 END`,
-      }),
-    } satisfies Part
+  openCheckPart(row: CheckValues) {
+    return { name: 'check', query: checkUpserts.bringForward(row) } satisfies Part
   },
 
   /** Sets the next look of a reference, opening its check or restarting an open one's count. */
-  scheduleCheck(db: Executor, row: CheckRow) {
-    return upsertCheck(db, row, { next_attempt_at: row.at, attempts: 0 })
+  scheduleCheck(db: Executor, row: CheckValues) {
+    return runFragment(db, checkUpserts.restart(row))
   },
 
   /** Opens a check due now for a reference that never had one (a settled one stays settled). */
   openCheckIfNone(db: Executor, row: { id: string; kind: GatewayCheckKind; now: Date }) {
-    return upsertCheck(db, { ...row, at: row.now }, null)
+    return runFragment(db, checkUpserts.keep({ ...row, at: row.now }))
   },
 
   /**

@@ -57,7 +57,7 @@ export async function applyCallback(
     // The inbox row and the charge's status go in the statement that marks the order paid,
     // which marks it only if the row was new (a repeated notification changes nothing).
     const recorded = {
-      parts: repo.callbackParts(tx, inboxRow, { id: charge!.id, status: 'paid' }),
+      parts: repo.callbackParts(inboxRow, { id: charge!.id, status: 'paid' }),
       onlyIf: repo.inboxIsNew,
     }
     return (await confirmPayment(tx, deps, charge!.order_id, recorded)) ? 'paid' : 'duplicate'
@@ -163,7 +163,7 @@ function chargeRecord(ctx: Pick<Deps, 'clock'>, input: ChargeRecord) {
       status: charge.status,
       pix_copy_paste: charge.pix?.copyPaste ?? null,
       pix_expires_at: charge.pix?.expiresAt ?? null,
-      saved_card: charge.savedCard,
+      saved_card: charge.savedCard ?? null,
       created_at: now,
     },
     follow: input.followAt && {

@@ -3,6 +3,7 @@ import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 import type { Part } from '../../kit/statement.ts'
+import { fragmentTemplate, fragmentTemplatePer } from '../../kit/template.ts'
 
 /** A leased delivery with its event and endpoint: all one attempt needs. */
 export interface ClaimedDelivery {
@@ -40,14 +41,57 @@ export interface SuccessRow {
 /** An event row as the outbox writes it (`data` is JSON text). */
 export interface EventRow {
   id: string
-  account_id: string
   type: string
   data: string
   created_at: Date
+  /** Written only when the statement's `keep` condition holds. */
+  conditional: boolean
 }
 
 /** The channel a committed delivery is announced on. */
 export const DELIVERIES_CHANNEL = 'vitrine_webhook_deliveries'
+
+/** No condition: every event is kept. */
+const ALWAYS = sql<boolean>`true`
+
+type EventColumns = {
+  accountId: string
+  ids: string[]
+  types: string[]
+  /** JSON texts. */
+  data: string[]
+  createdAt: Date[]
+  conditional: boolean[]
+}
+
+/**
+ * The events insert for one `keep` condition (kit/template.ts). The rows come as arrays: one
+ * text for any number of them.
+ */
+const eventInsert = fragmentTemplatePer(
+  (
+    _,
+    v: EventColumns,
+    keep: RawBuilder<boolean>,
+  ) => sql`INSERT INTO events (id, account_id, type, data, created_at)
+    SELECT id, ${v.accountId}::uuid, type, data, created_at
+    FROM unnest(${v.ids}::uuid[], ${v.types}::text[], ${v.data}::jsonb[],
+      ${v.createdAt}::timestamptz[], ${v.conditional}::boolean[])
+      AS v (id, type, data, created_at, conditional)
+    WHERE NOT conditional OR (${keep})
+    RETURNING id, account_id, type, created_at`,
+)
+
+/** A pending delivery per active endpoint subscribed to each event of the part `event`. */
+const queueDeliveries = fragmentTemplate(
+  (_, _v: Record<string, never>) =>
+    sql`INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
+      SELECT gen_random_uuid(), event.id, e.id, e.account_id, 'pending', event.created_at, event.created_at
+      FROM event
+      JOIN webhook_endpoints e ON e.account_id = event.account_id AND event.type = ANY (e.events)
+      WHERE e.is_active AND e.deleted_at IS NULL
+      RETURNING pg_notify(${DELIVERIES_CHANNEL}, '')`,
+)
 
 export const webhooksRepo = {
   insertEndpoint(db: Executor, row: Insertable<DB['webhook_endpoints']>) {
@@ -161,34 +205,25 @@ export const webhooksRepo = {
 
   /**
    * The outbox write of events, as parts of one statement (kit/statement.ts): the event rows
-   * (each kept only when its `keep` is true, e.g. when a grant written beside it was new), a
-   * pending delivery for each active endpoint subscribed to each type, and, only if one was
-   * queued, the wake-up notifyWorkers sends (PostgreSQL sends one per channel and transaction,
-   * at commit, however many rows ask).
+   * (those with `conditional` set kept only when `keep` holds there, e.g. when a grant written
+   * beside them was new), a pending delivery for each active endpoint subscribed to each type,
+   * and, only if one was queued, the wake-up notifyWorkers sends (PostgreSQL sends one per
+   * channel and transaction, at commit, however many rows ask).
    */
-  eventParts(rows: (EventRow & { keep?: RawBuilder<boolean> })[]): Part[] {
-    const values = rows.map(
-      (row) =>
-        sql`(${row.id}::uuid, ${row.account_id}::uuid, ${row.type}::text, ${row.data}::jsonb, ${row.created_at}::timestamptz, ${row.keep ?? sql`true`})`,
-    )
+  eventParts(accountId: string, rows: EventRow[], keep: RawBuilder<boolean> = ALWAYS): Part[] {
     return [
       {
         name: 'event',
-        query: sql`INSERT INTO events (id, account_id, type, data, created_at)
-          SELECT id, account_id, type, data, created_at
-          FROM (VALUES ${sql.join(values)}) AS v (id, account_id, type, data, created_at, keep)
-          WHERE keep
-          RETURNING id, account_id, type, created_at`,
+        query: eventInsert(keep)({
+          accountId,
+          ids: rows.map((row) => row.id),
+          types: rows.map((row) => row.type),
+          data: rows.map((row) => row.data),
+          createdAt: rows.map((row) => row.created_at),
+          conditional: rows.map((row) => row.conditional),
+        }),
       },
-      {
-        name: 'queued',
-        query: sql`INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
-          SELECT gen_random_uuid(), event.id, e.id, e.account_id, 'pending', event.created_at, event.created_at
-          FROM event
-          JOIN webhook_endpoints e ON e.account_id = event.account_id AND event.type = ANY (e.events)
-          WHERE e.is_active AND e.deleted_at IS NULL
-          RETURNING pg_notify(${DELIVERIES_CHANNEL}, '')`,
-      },
+      { name: 'queued', query: queueDeliveries({}) },
     ]
   },
 

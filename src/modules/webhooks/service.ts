@@ -46,7 +46,10 @@ export async function emitEvents(
   return written.ids
 }
 
-/** An event to emit; with `keep`, only when that is true in the statement that writes it. */
+/**
+ * An event to emit; with `keep`, only when that is true in the statement that writes it (the
+ * events of one statement share one such condition).
+ */
 export type NewEvent = {
   type: EventType
   data: Record<string, unknown>
@@ -58,18 +61,24 @@ export type NewEvent = {
  * caller's transaction: the events, their deliveries and the workers' wake-up.
  */
 export function eventParts(ctx: Ctx, accountId: string, events: NewEvent[]) {
+  // The insert is compiled once per condition; two conditions would need a text of their own.
+  const keep = events.find((event) => event.keep)?.keep
+  if (events.some((event) => event.keep && event.keep !== keep))
+    throw new Error('the events of one statement share one keep condition')
   const rows = events.map((event) => {
     const now = ctx.clock.now()
     return {
       id: uuidv7(now.getTime()),
-      account_id: accountId,
       type: event.type,
       data: JSON.stringify(event.data),
       created_at: now,
-      keep: event.keep,
+      conditional: event.keep !== undefined,
     }
   })
-  return { parts: rows.length ? repo.eventParts(rows) : [], ids: rows.map((row) => row.id) }
+  return {
+    parts: rows.length ? repo.eventParts(accountId, rows, keep) : [],
+    ids: rows.map((row) => row.id),
+  }
 }
 
 const secretKey = (ctx: { appSecret: string }) => deriveKey(ctx.appSecret, 'webhook-secrets')

@@ -1,6 +1,6 @@
 // The sandbox gateway: issues real-format artifacts and confirms by calling the service back
 // over HTTP, signed, exactly as a remote gateway would. Its books are the sandbox_charges table.
-import type { Selectable } from 'kysely'
+import type { Insertable, Selectable } from 'kysely'
 import type { Config } from '../../../config.ts'
 import type { Clock } from '../../../kit/clock.ts'
 import { deriveKey, hmacHex, safeEqual } from '../../../kit/crypto.ts'
@@ -9,6 +9,7 @@ import type { DB } from '../../../kit/db-schema.ts'
 import { luhnValid } from '../../../kit/documents.ts'
 import { uuidv7 } from '../../../kit/ids.ts'
 import { formatBrl } from '../../../kit/money.ts'
+import { template } from '../../../kit/template.ts'
 import { createWebhookSender } from '../../webhooks/sender.ts'
 import { buildBoleto, dueDateAfter } from '../boleto.ts'
 import { buildPixCopyPaste } from '../brcode.ts'
@@ -67,6 +68,38 @@ export function signSandboxBody(secret: string, body: string): string {
   return `sha256=${hmacHex(secret, body)}`
 }
 
+type SandboxChargeRow = Omit<
+  Required<Insertable<DB['sandbox_charges']>>,
+  'refund_failure' | 'refund_answers_lost'
+>
+
+/** The sandbox's two statements of every purchase, compiled once (kit/template.ts). */
+const insertSandboxCharge = template((q, v: SandboxChargeRow) =>
+  q
+    .insertInto('sandbox_charges')
+    .values({
+      id: v.id,
+      method: v.method,
+      amount_cents: v.amount_cents,
+      status: v.status,
+      reference: v.reference,
+      callback_url: v.callback_url,
+      expires_at: v.expires_at,
+      saved_card: v.saved_card,
+      created_at: v.created_at,
+    })
+    .onConflict((oc) => oc.column('reference').doNothing())
+    .returningAll(),
+)
+
+const setSandboxStatus = template((q, v: { id: string; status: string }) =>
+  q
+    .updateTable('sandbox_charges')
+    .set({ status: v.status })
+    .where('id', '=', v.id)
+    .returning(['id', 'reference', 'amount_cents', 'callback_url']),
+)
+
 export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
   const secret = sandboxSecret(deps)
   return {
@@ -80,23 +113,18 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
       const card = input.method === 'card' ? sandboxCardOutcome(input) : null
       // Idempotent per reference, like a real gateway's idempotency key: a retried call gets
       // the charge of the first one, so a card is never charged twice for one order.
-      const inserted = await deps.db
-        .insertInto('sandbox_charges')
-        .values({
-          id: `sbx_${uuidv7(now.getTime()).replace(/-/g, '')}`,
-          method: input.method,
-          amount_cents: input.amountCents,
-          // A card's outcome is decided when charged; PIX and boleto start pending.
-          status: card ? (card.approved ? 'paid' : 'failed') : 'pending',
-          reference: input.reference,
-          callback_url: `http://127.0.0.1:${deps.config.port}/api/payments/callback/sandbox`,
-          expires_at: input.method === 'pix' ? input.expiresAt : null,
-          saved_card: card?.approved ? card.saved : null,
-          created_at: now,
-        })
-        .onConflict((oc) => oc.column('reference').doNothing())
-        .returningAll()
-        .executeTakeFirst()
+      const [inserted] = await insertSandboxCharge(deps.db, {
+        id: `sbx_${uuidv7(now.getTime()).replace(/-/g, '')}`,
+        method: input.method,
+        amount_cents: input.amountCents,
+        // A card's outcome is decided when charged; PIX and boleto start pending.
+        status: card ? (card.approved ? 'paid' : 'failed') : 'pending',
+        reference: input.reference,
+        callback_url: `http://127.0.0.1:${deps.config.port}/api/payments/callback/sandbox`,
+        expires_at: input.method === 'pix' ? input.expiresAt : null,
+        saved_card: card?.approved ? card.saved : null,
+        created_at: now,
+      })
       loseFirstAnswer(input.buyer.email, input.reference)
       return inserted
         ? sandboxChargeOf(deps, inserted)
@@ -280,12 +308,10 @@ export async function sendSandboxCallback(
   type: SandboxEventType,
   opts: { notify?: boolean } = {},
 ): Promise<{ orderId: string; callbackStatus: number | null } | null> {
-  const charge = await deps.db
-    .updateTable('sandbox_charges')
-    .set({ status: type.replace('charge.', '') })
-    .where('id', '=', chargeId)
-    .returning(['id', 'reference', 'amount_cents', 'callback_url'])
-    .executeTakeFirst()
+  const [charge] = await setSandboxStatus(deps.db, {
+    id: chargeId,
+    status: type.replace('charge.', ''),
+  })
   if (!charge) return null
   const now = deps.clock.now()
   // A notification lost on its way: the gateway's books changed, the service heard nothing.
