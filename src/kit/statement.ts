@@ -19,38 +19,66 @@ export interface Part {
   query: OperationNodeSource | Fragment
 }
 
+const isFragment = (query: OperationNodeSource | Fragment): query is Fragment =>
+  !('toOperationNode' in query)
+
 const fragmentOf = (query: OperationNodeSource | Fragment): Fragment =>
-  'toOperationNode' in query ? sql`${query}`.compile(compiler) : query
+  isFragment(query) ? query : sql`${query}`.compile(compiler)
 
 /** `$n` of a fragment, renumbered after the parameters of the fragments before it. */
 const shifted = (text: string, offset: number) =>
   offset ? text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`) : text
 
-/** Statement texts by their parts' texts: the same parts compose once (templates stay cheap). */
-const composedTexts = new Map<string, string>()
-const MAX_COMPOSED = 1_000
+function compose(names: string[], fragments: Fragment[], select: Fragment): string {
+  let offset = 0
+  const ctes = fragments.map((f, i) => {
+    const cte = `"${names[i]}" AS (${shifted(f.sql, offset)})`
+    offset += f.parameters.length
+    return cte
+  })
+  return `WITH ${ctes.join(', ')} ${shifted(select.sql, offset)}`
+}
+
+/**
+ * Statement texts of parts that all came compiled (templates, constants), found by each part's
+ * name and text in turn: the texts are a template's own strings, so each lookup hashes nothing
+ * new. Parts built per call (Kysely) compose each time, and are not kept.
+ */
+interface Composed {
+  next: Map<string, Composed>
+  text?: string
+}
+const composedTexts: Composed = { next: new Map() }
+
+function composedText(names: string[], fragments: Fragment[], select: Fragment): string {
+  let node = composedTexts
+  for (const key of [...fragments.flatMap((f, i) => [names[i]!, f.sql]), select.sql]) {
+    let next = node.next.get(key)
+    if (!next) {
+      next = { next: new Map() }
+      node.next.set(key, next)
+    }
+    node = next
+  }
+  node.text ??= compose(names, fragments, select)
+  return node.text
+}
+
+const SELECT_NOTHING: Fragment = { sql: 'SELECT 1', parameters: [] }
 
 /** The parts as one statement, whose answer is `select` (by default nothing worth reading). */
 export function partsStatement(
   parts: Part[],
-  select?: OperationNodeSource | Fragment,
+  select: OperationNodeSource | Fragment = SELECT_NOTHING,
 ): CompiledQuery {
-  const names = new Set(parts.map((p) => p.name))
-  if (names.size !== parts.length) throw new Error('statement parts need distinct names')
+  const names = parts.map((p) => p.name)
+  if (new Set(names).size !== parts.length) throw new Error('statement parts need distinct names')
   const fragments = parts.map((p) => fragmentOf(p.query))
-  const last = select ? fragmentOf(select) : { sql: 'SELECT 1', parameters: [] }
-  const key = `${parts.map((p, i) => `${p.name}\u0000${fragments[i]!.sql}`).join('\u0001')}\u0002${last.sql}`
-  let text = composedTexts.get(key)
-  if (text === undefined) {
-    let offset = 0
-    const ctes = fragments.map((f, i) => {
-      const cte = `"${parts[i]!.name}" AS (${shifted(f.sql, offset)})`
-      offset += f.parameters.length
-      return cte
-    })
-    text = `WITH ${ctes.join(', ')} ${shifted(last.sql, offset)}`
-    if (composedTexts.size < MAX_COMPOSED) composedTexts.set(key, text)
-  }
+  const last = fragmentOf(select)
+  const text =
+    parts.every((p) => isFragment(p.query)) && isFragment(select)
+      ? composedText(names, fragments, last)
+      : compose(names, fragments, last)
   return CompiledQuery.raw(
     text,
     [...fragments, last].flatMap((f) => f.parameters),

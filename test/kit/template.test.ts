@@ -77,4 +77,27 @@ describe(`statements compiled once (${engine})`, () => {
     ])
     expect(await notes(db, { kind: 'sql' })).toEqual([{ id: 1, note: 'um' }])
   })
+
+  it('composes a statement of compiled parts once, and each run takes its own values', async () => {
+    const db = testDb.database.db
+    const insert = fragmentTemplate(
+      (_, v: { id: number; note: string }) =>
+        sql`INSERT INTO tpl_notes (id, note, kind) VALUES (${v.id}, ${v.note}, 'pair') RETURNING id`,
+    )
+    const both = { sql: 'SELECT id FROM a UNION ALL SELECT id FROM b ORDER BY id', parameters: [] }
+    const pair = (first: number, second: number) =>
+      writeParts<{ id: number }>(
+        db,
+        [
+          { name: 'a', query: insert({ id: first, note: `n${first}` }) },
+          { name: 'b', query: insert({ id: second, note: `n${second}` }) },
+        ],
+        both,
+      )
+    expect(await pair(10, 11)).toEqual([{ id: 10 }, { id: 11 }])
+    expect(await pair(20, 21)).toEqual([{ id: 20 }, { id: 21 }])
+    const { rows } = await sql<{ id: number; note: string }>`
+      SELECT id, note FROM tpl_notes WHERE kind = 'pair' ORDER BY id`.execute(db)
+    expect(rows.map((r) => `${r.id}:${r.note}`)).toEqual(['10:n10', '11:n11', '20:n20', '21:n21'])
+  })
 })
