@@ -125,8 +125,9 @@ export async function startServiceProcess(
     SEED_DEMO: '0',
     APP_SECRET: randomBytes(32).toString('hex'),
     ALLOW_HTTP_WEBHOOKS: '1',
-    // Every bench buyer comes from 127.0.0.1: the per-IP limit would measure itself.
-    CHECKOUT_CREATES_PER_MINUTE: '1000000000',
+    // Deployed behind a reverse proxy, as README says to: each buyer's own address arrives in
+    // X-Forwarded-For (launch-day.ts), and the per-IP limits keep their production values.
+    TRUST_PROXY: '1',
     ...env,
   }
   const started: Awaited<ReturnType<typeof spawnService>>[] = []
