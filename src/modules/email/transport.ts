@@ -1,4 +1,6 @@
-import nodemailer from 'nodemailer'
+import { Readable } from 'node:stream'
+import type MailMessage from 'nodemailer/lib/mailer/mail-message'
+import SMTPPool from 'nodemailer/lib/smtp-pool'
 import type { Config } from '../../config.ts'
 import { addressOf, composeMime } from './mime.ts'
 import type { Mail } from './service.ts'
@@ -19,12 +21,8 @@ export const SMTP_CONNECTIONS = 20
 /** Real SMTP when SMTP_URL is set; otherwise the dev mailbox, where the row itself is the mail. */
 export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): MailTransport {
   if (!config.smtpUrl) return { send: async () => {}, close: () => {} }
-  // The options go in one object with the URL: given as a second argument they would be
-  // message defaults, and every mail would open its own connection with nodemailer's long
-  // default time-outs.
-  const transporter = nodemailer.createTransport({
+  const pool = new SMTPPool({
     url: config.smtpUrl,
-    pool: true,
     maxConnections: SMTP_CONNECTIONS,
     // nodemailer waits up to 2 min to connect and 10 min on a silent socket; a pass must end
     // inside the outbox lease (jobs.ts), or a second worker would send its mails again.
@@ -33,16 +31,40 @@ export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>
     socketTimeout: 30_000,
   })
   return {
-    async send(mail) {
-      // Composed here (mime.ts), only carried by nodemailer: its composer cost ~0.8 ms a mail.
-      // Given the Message-ID, nodemailer does not draw one of its own.
+    send(mail) {
+      // Composed here (mime.ts) and handed straight to nodemailer's SMTP pool (its transport
+      // interface): its composer cost ~0.8 ms a mail, and its message layers, even for a raw
+      // message, ~5 % of a launch's service CPU (BENCHMARKS.md, 2026-11-26).
       const { raw, messageId } = composeMime({ from: config.mailFrom, ...mail }, new Date())
-      await transporter.sendMail({
-        envelope: { from: addressOf(config.mailFrom), to: [addressOf(mail.to)] },
+      const message = composedMessage(
+        { from: addressOf(config.mailFrom), to: [addressOf(mail.to)] },
         messageId,
         raw,
+      )
+      return new Promise<void>((resolve, reject) => {
+        pool.send(message, (error) => (error ? reject(error) : resolve()))
       })
     },
-    close: () => transporter.close(),
+    close: () => pool.close(),
   }
+}
+
+/**
+ * A composed message as a transport reads it (nodemailer's transport interface: `data` and a
+ * `message` that gives its envelope, its headers and its bytes, as often as a retry asks).
+ */
+function composedMessage(
+  envelope: { from: string; to: string[] },
+  messageId: string,
+  raw: string,
+): MailMessage<SMTPPool.SentMessageInfo> {
+  return {
+    data: {},
+    message: {
+      getEnvelope: () => envelope,
+      messageId: () => messageId,
+      getHeader: (key: string) => (key.toLowerCase() === 'message-id' ? messageId : undefined),
+      createReadStream: () => Readable.from([Buffer.from(raw)]),
+    },
+  } as unknown as MailMessage<SMTPPool.SentMessageInfo>
 }
