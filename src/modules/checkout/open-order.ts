@@ -8,12 +8,13 @@ import type { Deps } from '../../deps.ts'
 import { type Executor, withTx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { toBrl } from '../../kit/money.ts'
+import { writeParts } from '../../kit/statement.ts'
 import { buyerParts } from '../accounts/service.ts'
 import { redeemCoupon } from '../catalog/coupons.ts'
 import { mailParts } from '../email/service.ts'
 import { accessEmail } from '../email/templates.ts'
 import { commissionFields, type SharePlan, shareParts } from '../ledger/shares.ts'
-import { createOrder } from '../orders/service.ts'
+import { orderPart } from '../orders/service.ts'
 import { openCheckPart } from '../payments/checks.ts'
 import { eventParts } from '../webhooks/service.ts'
 import { convertedPart } from './sessions.ts'
@@ -79,7 +80,9 @@ function writeOrder(db: Executor, deps: Deps, input: Parameters<typeof openOrder
       },
     },
   ])
-  return createOrder(db, { ...order, buyer_id: buyer.id, ...commissionFields(input.shares) }, [
+  // The order last: its buyer_id reads the buyer part. Nothing is read back (SELECT 1): the
+  // checkout has every value it wrote.
+  return writeParts(db, [
     ...buyer.parts,
     // Only a buyer created here gets the access mail (with the link written beside it).
     ...mailParts(deps, [accessMail], buyer.isNew),
@@ -95,6 +98,7 @@ function writeOrder(db: Executor, deps: Deps, input: Parameters<typeof openOrder
           }),
         ]
       : []),
+    orderPart({ ...order, buyer_id: buyer.id, ...commissionFields(input.shares) }),
   ])
 }
 

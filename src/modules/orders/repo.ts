@@ -83,8 +83,6 @@ function orderInsert(row: InsertObject<DB, 'orders'>) {
   return insert(row)
 }
 
-const NEW_ORDER: Fragment = { sql: 'SELECT * FROM new_order', parameters: [] }
-
 /**
  * pending → paid, and in the same statement what the sale notification needs (the account's
  * setting and its owner's address: a join, not a lock; only the order row is locked), the plan
@@ -147,20 +145,19 @@ const paidUpdate = fragmentTemplatePer(
 )
 
 export const ordersRepo = {
-  /**
-   * A new order; `alongside`, other writes that go in the same statement (kit/statement.ts),
-   * before it: its values may read theirs (the buyer a checkout creates there).
-   */
-  async insert(db: Executor, row: InsertObject<DB, 'orders'>, alongside: Part[] = []) {
-    const query = orderInsert(row)
-    if (!alongside.length) return (await runFragment<OrderRow>(db, query))[0]!
-    const [created] = await writeParts<OrderRow>(
-      db,
-      [...alongside, { name: 'new_order', query }],
-      NEW_ORDER,
-    )
-    return created!
+  /** A new order. */
+  async insert(db: Executor, row: InsertObject<DB, 'orders'>) {
+    return (await runFragment<OrderRow>(db, orderInsert(row)))[0]!
   },
+
+  /**
+   * A new order as a part of a statement (kit/statement.ts), after the parts its values read
+   * (the buyer a checkout creates there).
+   */
+  insertPart: (row: InsertObject<DB, 'orders'>): Part => ({
+    name: 'new_order',
+    query: orderInsert(row),
+  }),
 
   findById(db: Executor, id: string) {
     return db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst()

@@ -43,11 +43,10 @@ export const hasOrdersForProduct = (db: Executor, productId: string) =>
  * A new order; `alongside`, writes of other domains that go in its statement (kit/statement.ts),
  * whose values may be read there (a buyer created in it).
  */
-export const createOrder = (
-  db: Executor,
-  row: InsertObject<DB, 'orders'>,
-  alongside: Part[] = [],
-) => repo.insert(db, row, alongside)
+export const createOrder = (db: Executor, row: InsertObject<DB, 'orders'>) => repo.insert(db, row)
+
+/** createOrder as a part of a statement (kit/statement.ts), after the parts it reads. */
+export const orderPart = (row: InsertObject<DB, 'orders'>) => repo.insertPart(row)
 
 export const findOrder = (db: Executor, id: string) =>
   repo.findById(db, id) as Promise<OrderRow | undefined>
