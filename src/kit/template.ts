@@ -79,9 +79,13 @@ export function parametersOf(compiled: Compiled, values: object): unknown[] {
   return compiled.sources.map((s) => (typeof s === 'string' ? (record[s] ?? null) : s.constant))
 }
 
-/** A compiled statement with its parameters: what a template gives for one call's values. */
+/**
+ * A compiled statement with its parameters: what a template gives for one call's values, or a
+ * constant. Its text is one of a few (writeParts keeps the statements it composes by text):
+ * SQL made per call is a Kysely builder's job, not a fragment's.
+ */
 export interface Fragment {
-  /** Numbers its parameters from $1. */
+  /** Numbers its parameters from $1; no other `$` and digit (writeParts renumbers them). */
   sql: string
   parameters: readonly unknown[]
 }

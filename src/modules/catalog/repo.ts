@@ -125,6 +125,7 @@ export const catalogRepo = {
    */
   async findProductWithPlan(db: Executor, productId: string, planId?: string) {
     const read = planId === undefined ? productWithFirstPlan : productWithNamedPlan
+    // The first-plan read has no plan id among its values: any string does.
     const [row] = await read(db, { productId, planId: planId ?? '' })
     if (!row) return undefined
     const { plan, splits, ...product } = row
