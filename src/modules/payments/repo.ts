@@ -138,8 +138,14 @@ const chargeForUpdateWithOrder = template((q, v: { gateway: string; gatewayCharg
   q
     .selectFrom('charges')
     .innerJoin('orders', 'orders.id', 'charges.order_id')
-    .selectAll('charges')
-    .select(['orders.status as order_status', 'orders.amount_cents as order_amount_cents'])
+    // What a callback decides with, no more: every column read is parsed on every payment.
+    .select([
+      'charges.id',
+      'charges.order_id',
+      'charges.amount_cents',
+      'orders.status as order_status',
+      'orders.amount_cents as order_amount_cents',
+    ])
     .where('charges.gateway', '=', v.gateway)
     .where('charges.gateway_charge_id', '=', v.gatewayChargeId)
     .forUpdate('charges'),

@@ -73,6 +73,17 @@ type SandboxChargeRow = Omit<
   'refund_failure' | 'refund_answers_lost'
 >
 
+/** What a charge's answer is made of (sandboxChargeOf): the insert returns only these. */
+const CHARGE_COLUMNS = [
+  'id',
+  'status',
+  'amount_cents',
+  'method',
+  'expires_at',
+  'created_at',
+  'saved_card',
+] as const
+
 /** The sandbox's two statements of every purchase, compiled once (kit/template.ts). */
 const insertSandboxCharge = template((q, v: SandboxChargeRow) =>
   q
@@ -89,7 +100,7 @@ const insertSandboxCharge = template((q, v: SandboxChargeRow) =>
       created_at: v.created_at,
     })
     .onConflict((oc) => oc.column('reference').doNothing())
-    .returningAll(),
+    .returning(CHARGE_COLUMNS),
 )
 
 const setSandboxStatus = template((q, v: { id: string; status: string }) =>
@@ -209,7 +220,7 @@ async function findSandboxCharge(
 
 function sandboxChargeOf(
   deps: Pick<SandboxDeps, 'config'>,
-  row: Selectable<DB['sandbox_charges']>,
+  row: Pick<Selectable<DB['sandbox_charges']>, (typeof CHARGE_COLUMNS)[number]>,
 ): GatewayCharge {
   const status = row.status as GatewayChargeStatus
   return {
