@@ -83,6 +83,25 @@ function orderInsert(row: InsertObject<DB, 'orders'>) {
   return insert(row)
 }
 
+/** What a paid order's effects read of it: its events, mails, access, ledger and subscription. */
+export const PAID_ORDER_COLUMNS = [
+  'id',
+  'account_id',
+  'product_id',
+  'plan_id',
+  'buyer_id',
+  'buyer_email',
+  'buyer_name',
+  'amount_cents',
+  'interest_cents',
+  'currency',
+  'payment_method',
+  'installments',
+  'affiliate_id',
+  'subscription_id',
+] as const
+export type PaidOrder = Pick<OrderRow, (typeof PAID_ORDER_COLUMNS)[number]>
+
 /**
  * pending → paid, and in the same statement what the sale notification needs (the account's
  * setting and its owner's address: a join, not a lock; only the order row is locked), the plan
@@ -96,7 +115,9 @@ const markPaidQuery = (q: Kysely<DB>, v: { id: string; paidAt: Date }) =>
     .whereRef('accounts.id', '=', 'orders.account_id')
     .where('orders.id', '=', v.id)
     .where('orders.status', '=', 'pending')
-    .returningAll('orders')
+    // The order's columns its payment's effects read (confirm.ts), not all of them: each is
+    // parsed on every payment.
+    .returning(PAID_ORDER_COLUMNS.map((column) => `orders.${column}` as const))
     .returning((eb) => {
       const owner = eb
         .selectFrom('account_users')

@@ -7,7 +7,7 @@ import { iso } from '../../kit/http/schemas.ts'
 import { toBrl } from '../../kit/money.ts'
 import type { Part } from '../../kit/statement.ts'
 import { type PlanWithProduct, planFromJson } from '../catalog/service.ts'
-import { ordersRepo as repo } from './repo.ts'
+import { type PaidOrder, ordersRepo as repo } from './repo.ts'
 import type { OrderListQuery, OrderOut } from './schema.ts'
 
 type OrderRow = Selectable<DB['orders']>
@@ -69,7 +69,7 @@ export async function markPaid(
   /** The caller's writes that go in the same statement; the order is marked only if `onlyIf`. */
   recorded?: { parts: Part[]; onlyIf: RawBuilder<boolean> },
 ): Promise<{
-  order: OrderRow
+  order: PaidOrder
   notify: SaleNotice | null
   hasShares: boolean
   plan: PlanWithProduct | null
@@ -80,7 +80,7 @@ export async function markPaid(
   const notify =
     sale_notifications && owner_email ? { email: owner_email, name: owner_name ?? '' } : null
   return {
-    order: order as OrderRow,
+    order,
     notify,
     hasShares: Boolean(has_pending_shares),
     plan: plan && planFromJson(plan),

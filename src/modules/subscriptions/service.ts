@@ -24,7 +24,18 @@ import { subscriptionsRepo as repo, type SubscriptionRow } from './repo.ts'
 import type { SubscriptionOut } from './schema.ts'
 
 type Ctx = Pick<Deps, 'clock' | 'config'>
-type Order = Selectable<DB['orders']>
+/** What a paid order's subscription reads of it (orders/repo.ts PAID_ORDER_COLUMNS has these). */
+type Order = Pick<
+  Selectable<DB['orders']>,
+  | 'id'
+  | 'subscription_id'
+  | 'payment_method'
+  | 'account_id'
+  | 'product_id'
+  | 'plan_id'
+  | 'buyer_id'
+  | 'buyer_email'
+>
 
 export const SUBSCRIPTION_NOT_FOUND = 'Assinatura não encontrada'
 export const ALREADY_CANCELED = 'Esta assinatura já foi cancelada'
