@@ -11,6 +11,7 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
   type RootOperationNode,
+  sql,
 } from 'kysely'
 import type { Executor } from './db.ts'
 import type { DB } from './db-schema.ts'
@@ -74,7 +75,7 @@ export function compileTemplate<V>(build: Build<V, unknown>): Compiled {
 }
 
 /** The parameters of a compiled template for these values (an optional one left out: null). */
-export function parametersOf(compiled: Compiled, values: object): unknown[] {
+function parametersOf(compiled: Compiled, values: object): unknown[] {
   const record = values as Record<string, unknown>
   return compiled.sources.map((s) => (typeof s === 'string' ? (record[s] ?? null) : s.constant))
 }
@@ -104,6 +105,9 @@ export function fragmentTemplate<V extends object>(
     return { sql: compiled.sql, parameters: parametersOf(compiled, values) }
   }
 }
+
+/** The condition of a fragmentTemplatePer statement that has none: it always holds. */
+export const ALWAYS = sql<boolean>`true`
 
 /**
  * fragmentTemplate per SQL condition the text holds (a RawBuilder, not a value): each compiled

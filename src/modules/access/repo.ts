@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, sql } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
@@ -41,26 +41,6 @@ export const accessRepo = {
   grantIsNew: sql<boolean>`EXISTS (SELECT 1 FROM grant_row)`,
 
   selectGrant: sql<Selectable<DB['access_grants']>>`SELECT * FROM grant_row`,
-
-  /** One access per order (unique index): a repeated grant returns undefined. */
-  insertGrant(db: Executor, row: Insertable<DB['access_grants']>) {
-    return db
-      .insertInto('access_grants')
-      .values(row)
-      .onConflict((oc) => oc.column('order_id').doNothing())
-      .returningAll()
-      .executeTakeFirst()
-  },
-
-  /** Returns the row only when the buyer became a member of the account just now. */
-  insertMember(db: Executor, row: Insertable<DB['members']>) {
-    return db
-      .insertInto('members')
-      .values(row)
-      .onConflict((oc) => oc.doNothing())
-      .returningAll()
-      .executeTakeFirst()
-  },
 
   listMembers(db: Executor, accountId: string, window: PageWindow) {
     return db

@@ -2,7 +2,7 @@ import { type Insertable, type RawBuilder, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import type { Part } from '../../kit/statement.ts'
-import { fragmentTemplatePer } from '../../kit/template.ts'
+import { ALWAYS, fragmentTemplatePer } from '../../kit/template.ts'
 
 const MAIL_COLUMNS = [
   'id',
@@ -20,9 +20,6 @@ type MailRow = Required<Pick<Insertable<DB['emails']>, (typeof MAIL_COLUMNS)[num
 
 /** Mail rows as one array per column, in MAIL_COLUMNS' order. */
 type MailColumns = { [C in keyof MailRow]: MailRow[C][] }
-
-/** No condition: every mail is written. */
-const ALWAYS = sql<boolean>`true`
 
 /**
  * The mail insert for one condition (kit/template.ts). The rows come as arrays: one text for any

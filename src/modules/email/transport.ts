@@ -31,7 +31,7 @@ export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>
     socketTimeout: 30_000,
   })
   return {
-    send(mail) {
+    async send(mail) {
       // Composed here (mime.ts) and handed straight to nodemailer's SMTP pool (its transport
       // interface): its composer cost ~0.8 ms a mail, and its message layers, even for a raw
       // message, ~5 % of a launch's service CPU (BENCHMARKS.md, 2026-11-26).
@@ -41,7 +41,7 @@ export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>
         messageId,
         raw,
       )
-      return new Promise<void>((resolve, reject) => {
+      await new Promise<void>((resolve, reject) => {
         pool.send(message, (error) => (error ? reject(error) : resolve()))
       })
     },

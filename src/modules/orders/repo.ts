@@ -15,6 +15,7 @@ import type { DB, OrderStatus } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 import { type Part, writeParts } from '../../kit/statement.ts'
 import {
+  ALWAYS,
   compiler,
   type Fragment,
   fragmentTemplate,
@@ -155,9 +156,6 @@ const markPaidQuery = (q: Kysely<DB>, v: { id: string; paidAt: Date }) =>
       ]
     })
 type Paid = InferResult<ReturnType<typeof markPaidQuery>>[number]
-
-/** No condition: markPaid alone. */
-const ALWAYS = sql<boolean>`true`
 
 /** markPaid's statement per condition (kit/template.ts). */
 const paidUpdate = fragmentTemplatePer(

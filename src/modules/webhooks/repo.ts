@@ -3,7 +3,7 @@ import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 import type { Part } from '../../kit/statement.ts'
-import { fragmentTemplate, fragmentTemplatePer } from '../../kit/template.ts'
+import { ALWAYS, type Fragment, fragmentTemplatePer } from '../../kit/template.ts'
 
 /** A leased delivery with its event and endpoint: all one attempt needs. */
 export interface ClaimedDelivery {
@@ -51,9 +51,6 @@ export interface EventRow {
 /** The channel a committed delivery is announced on. */
 export const DELIVERIES_CHANNEL = 'vitrine_webhook_deliveries'
 
-/** No condition: every event is kept. */
-const ALWAYS = sql<boolean>`true`
-
 type EventColumns = {
   accountId: string
   ids: string[]
@@ -83,15 +80,15 @@ const eventInsert = fragmentTemplatePer(
 )
 
 /** A pending delivery per active endpoint subscribed to each event of the part `event`. */
-const queueDeliveries = fragmentTemplate(
-  (_, _v: Record<string, never>) =>
-    sql`INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
-      SELECT gen_random_uuid(), event.id, e.id, e.account_id, 'pending', event.created_at, event.created_at
-      FROM event
-      JOIN webhook_endpoints e ON e.account_id = event.account_id AND event.type = ANY (e.events)
-      WHERE e.is_active AND e.deleted_at IS NULL
-      RETURNING pg_notify(${DELIVERIES_CHANNEL}, '')`,
-)
+const QUEUE_DELIVERIES: Fragment = {
+  sql: `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
+    SELECT gen_random_uuid(), event.id, e.id, e.account_id, 'pending', event.created_at, event.created_at
+    FROM event
+    JOIN webhook_endpoints e ON e.account_id = event.account_id AND event.type = ANY (e.events)
+    WHERE e.is_active AND e.deleted_at IS NULL
+    RETURNING pg_notify($1, '')`,
+  parameters: [DELIVERIES_CHANNEL],
+}
 
 export const webhooksRepo = {
   insertEndpoint(db: Executor, row: Insertable<DB['webhook_endpoints']>) {
@@ -223,7 +220,7 @@ export const webhooksRepo = {
           conditional: rows.map((row) => row.conditional),
         }),
       },
-      { name: 'queued', query: queueDeliveries({}) },
+      { name: 'queued', query: QUEUE_DELIVERIES },
     ]
   },
 
