@@ -318,7 +318,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
       [
         'SQL statements per purchase',
         fmt(r.statementsPerPurchase),
-        `sent by the service, BEGIN/COMMIT included; ${fmt(r.commitsPerPurchase)} commits, ${fmt(r.rowsInsertedPerPurchase)} rows inserted, ${fmt(r.rowsUpdatedPerPurchase)} updated`,
+        `sent by the service, one round trip each (BEGIN/COMMIT included; a BEGIN sent with its transaction's first statement counts with it); ${fmt(r.commitsPerPurchase)} commits, ${fmt(r.rowsInsertedPerPurchase)} rows inserted, ${fmt(r.rowsUpdatedPerPurchase)} updated`,
         '',
       ],
       [

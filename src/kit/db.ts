@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { DB } from './db-schema.ts'
+import { PreparedRun, type TypeParserOf } from './pg-prepared.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 
 export type Db = Kysely<DB>
@@ -55,22 +56,69 @@ const preparedNames = new Map<string, string>()
 /**
  * A pg client that prepares each parameterized statement once per connection (a named
  * statement) instead of having PostgreSQL parse and plan its text on every run: the same few
- * dozen statements make every purchase. Statements without parameters (scripts, BEGIN) go as
+ * dozen statements make every purchase. Statements without parameters (scripts, COMMIT) go as
  * before, by the simple protocol. Not for transaction-mode poolers (PgBouncer before 1.21),
  * which cannot keep a connection's prepared statements: DATABASE_PREPARED_STATEMENTS=0 there.
+ *
+ * Kysely's `begin` is held back and sent with the transaction's first statement, in one round
+ * trip (kit/pg-prepared.ts); a transaction that ends before any statement sends nothing.
  */
 class PreparingClient extends pg.Client {
+  private readonly parserOf: TypeParserOf = (oid) => this.getTypeParser(oid, 'text')
+  /** A `begin` answered but not sent yet. */
+  private beginHeld = false
+
   // biome-ignore lint/suspicious/noExplicitAny: pg's overloads, passed through unchanged
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
-      let name = preparedNames.get(config)
-      if (!name && preparedNames.size < MAX_PREPARED) {
-        name = `v${preparedNames.size}`
-        preparedNames.set(config, name)
-      }
-      if (name) return super.query({ name, text: config, values }, callback)
+    if (this.beginHeld) return this.afterHeldBegin(config, values, callback)
+    if (config === 'begin' && !values?.length && !callback) {
+      this.beginHeld = true
+      return Promise.resolve({ command: 'BEGIN', rowCount: null, rows: [] })
     }
+    const name = this.nameOf(config, values)
+    if (name && !callback) return this.run(name, config, values, false)
+    if (name) return super.query({ name, text: config, values }, callback)
     return super.query(config, values, callback)
+  }
+
+  /** Drops a held `begin` of a transaction that never ran a statement (pool release). */
+  forgetHeldBegin() {
+    this.beginHeld = false
+  }
+
+  private afterHeldBegin(config: unknown, values: unknown[] | undefined, callback: unknown) {
+    this.beginHeld = false
+    if ((config === 'commit' || config === 'rollback') && !callback) {
+      return Promise.resolve({ command: config.toUpperCase(), rowCount: null, rows: [] })
+    }
+    const name = this.nameOf(config, values)
+    if (name && !callback && this.parsed(name)) {
+      return this.run(name, config as string, values!, true)
+    }
+    // Anything else waits for a BEGIN of its own, as without holding.
+    return super.query('BEGIN').then(() => this.query(config, values, callback))
+  }
+
+  private parsed(name: string): boolean {
+    const connection = this.connection as unknown as { parsedStatements: Record<string, string> }
+    return connection.parsedStatements[name] !== undefined
+  }
+
+  /** The prepared-statement name of a parameterized text; null: it runs unnamed. */
+  private nameOf(config: unknown, values: unknown[] | undefined): string | null {
+    if (typeof config !== 'string' || !Array.isArray(values) || values.length === 0) return null
+    let name = preparedNames.get(config)
+    if (!name && preparedNames.size < MAX_PREPARED) {
+      name = `v${preparedNames.size}`
+      preparedNames.set(config, name)
+    }
+    return name ?? null
+  }
+
+  private run(name: string, text: string, values: unknown[], opensTransaction: boolean) {
+    const run = new PreparedRun(name, text, values, this.parserOf, opensTransaction)
+    super.query(run as unknown as pg.Submittable)
+    return run.promise
   }
 }
 
@@ -88,8 +136,8 @@ export async function openDatabase(opts: {
   preparedStatements?: boolean
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const poolOf = (max: number, options?: string) =>
-      new pg.Pool({
+    const poolOf = (max: number, options?: string) => {
+      const pool = new pg.Pool({
         Client: opts.preparedStatements === false ? pg.Client : PreparingClient,
         connectionString: opts.databaseUrl,
         max,
@@ -102,6 +150,12 @@ export async function openDatabase(opts: {
           }) as typeof pg.types.getTypeParser,
         },
       })
+      // A connection goes back without a transaction it may have left unsent.
+      pool.on('release', (_error, client) => {
+        if (client instanceof PreparingClient) client.forgetHeldBegin()
+      })
+      return pool
+    }
     const pool = poolOf(opts.poolSize ?? 10)
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
     const relaxed = new Kysely<DB>({

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs'
 import { AbortedTransactionError, sql } from 'kysely'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Executor, migrate, openDatabase, withTx } from '../../src/kit/db.ts'
 import { createTestDatabase, engine, type TestDatabase } from '../setup/database.ts'
@@ -50,6 +51,35 @@ describe(`database layer (${engine})`, () => {
       expect(await prepared(false)).toBe(0)
     })
 
+  // The columns of a prepared statement's result are described on its first run only.
+  it('reads a statement alike on its first run and its later ones', async () => {
+    const one =
+      engine === 'postgres'
+        ? await openDatabase({ databaseUrl: testDb.url, poolSize: 1 })
+        : testDb.database
+    try {
+      const read = (n: number) =>
+        sql<Record<string, unknown>>`
+          SELECT ${n}::int8 AS big, ${`${n}.50`}::numeric AS money, ${new Date(n)}::timestamptz AS at,
+            ${JSON.stringify({ n })}::jsonb AS doc, NULL::text AS none, ${'é'}::text AS name
+          FROM generate_series(1, ${n}) AS s`.execute(one.db)
+      for (const n of [1, 2, 3]) {
+        const { rows } = await read(n)
+        expect(rows).toHaveLength(n)
+        expect(rows[0]).toEqual({
+          big: n,
+          money: `${n}.50`,
+          at: new Date(n),
+          doc: { n },
+          none: null,
+          name: 'é',
+        })
+      }
+    } finally {
+      if (one !== testDb.database) await one.close()
+    }
+  })
+
   // PGlite has one connection and no log shipping to wait for: `relaxed` is `db` there.
   if (engine === 'postgres')
     it('commits relaxed writes without waiting for the log, and no others', async () => {
@@ -93,6 +123,54 @@ describe(`database layer (${engine})`, () => {
       await expect(aborted).rejects.toBeInstanceOf(AbortedTransactionError)
       expect(await probe(db)).toEqual([1])
     })
+
+    // PostgreSQL only: PGlite has no prepared statements and sends no BEGIN over a wire.
+    if (engine === 'postgres')
+      it('sends BEGIN with the first statement, and nothing for an empty transaction', async () => {
+        const one = await openDatabase({ databaseUrl: testDb.url, poolSize: 1 })
+        // Round trips the pool's client makes (each pg Client#query is one).
+        let trips = 0
+        const query = pg.Client.prototype.query
+        pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+          trips++
+          return (query as (...a: unknown[]) => unknown).apply(this, args)
+        } as typeof query
+        const tripsOf = async (work: () => Promise<unknown>) => {
+          const before = trips
+          await work().catch(() => {})
+          return trips - before
+        }
+        try {
+          await insert(one.db, 10) // prepared on the connection: the next BEGIN goes with it
+          expect(await tripsOf(() => withTx(one.db, (tx) => insert(tx, 11)))).toBe(2)
+          // The BEGIN took effect: a throw rolls the statement back.
+          const thrown = () =>
+            withTx(one.db, async (tx) => {
+              await insert(tx, 12)
+              throw new Error('roll back')
+            })
+          expect(await tripsOf(thrown)).toBe(2)
+          // A statement new to the connection waits for a BEGIN of its own; still one transaction.
+          const fresh = () =>
+            withTx(one.db, async (tx) => {
+              await sql`INSERT INTO probe VALUES (${13}), (${14})`.execute(tx)
+              throw new Error('roll back')
+            })
+          expect(await tripsOf(fresh)).toBe(3)
+          // A transaction without a statement sends nothing, and leaves none open behind it.
+          expect(await tripsOf(() => withTx(one.db, async () => {}))).toBe(0)
+          expect(await tripsOf(() => withTx(one.db, async () => Promise.reject(new Error())))).toBe(
+            0,
+          )
+          await insert(one.db, 15)
+          expect(await probe(testDb.database.db)).toEqual(expect.arrayContaining([10, 11, 15]))
+          expect(await probe(testDb.database.db)).not.toEqual(expect.arrayContaining([12]))
+          expect(await probe(testDb.database.db)).not.toEqual(expect.arrayContaining([13]))
+        } finally {
+          pg.Client.prototype.query = query
+          await one.close()
+        }
+      })
 
     it("never runs a query inside another caller's open transaction", async () => {
       const { db } = testDb.database

@@ -1,0 +1,176 @@
+// One run of a named prepared statement, handed to a pg client as a "submittable" (the
+// interface pg-cursor and pg-query-stream use): the messages go out as pg's own query would
+// send them, except that the result's description (column names and types) is asked for only
+// on a statement's first run in this process. A statement's text fixes its columns, so every
+// later run skips the Describe message, PostgreSQL's RowDescription answer and pg's per-run
+// work on it (field objects, parser lookups, a row template) — about 4 % of a purchase's
+// service CPU, all from the same few dozen statements.
+import { createRequire } from 'node:module'
+
+/** pg's own conversion of a parameter to its wire text (dates, arrays, buffers, JSON). */
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue(value: unknown): unknown
+}
+
+type Parser = (text: string) => unknown
+export type TypeParserOf = (oid: number) => Parser
+
+/** The columns a statement returns: their names and the parsers of their types. */
+interface Shape {
+  names: string[]
+  parsers: Parser[]
+}
+
+/** What pg's client exposes to a submittable (its Connection), as far as a run uses it. */
+interface WireConnection {
+  stream: { cork?(): void; uncork?(): void }
+  parsedStatements: Record<string, string>
+  submittedNamedStatements: Record<string, string>
+  parse(config: { text: string; name: string; types: number[] }): void
+  bind(config: { statement: string; values: unknown[] }): void
+  describe(config: { type: 'P'; name: string }): void
+  execute(config: Record<string, never>): void
+  sync(): void
+  sendCopyFail(message: string): void
+}
+
+interface Field {
+  name: string
+  dataTypeID: number
+}
+
+export interface RunResult {
+  command: string | null
+  rowCount: number | null
+  rows: Record<string, unknown>[]
+}
+
+/** Shapes by statement name (a name stands for one text in this process: kit/db.ts). */
+const shapes = new Map<string, Shape>()
+const NO_COLUMNS: Shape = { names: [], parsers: [] }
+// pg's Result reads a command tag the same way: "INSERT 0 5", "UPDATE 3", "SELECT 2".
+const COMMAND_TAG = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/
+
+export class PreparedRun {
+  readonly promise: Promise<RunResult>
+  private settle!: { resolve(result: RunResult): void; reject(error: unknown): void }
+  private shape: Shape | undefined
+  private described = false
+  private failure: unknown = null
+  /** BEGIN's CommandComplete, which precedes the statement's own, is still to come. */
+  private beginPending = false
+  private readonly result: RunResult = { command: null, rowCount: null, rows: [] }
+
+  constructor(
+    /** Read by pg's client for its prepared-statement bookkeeping. */
+    readonly name: string,
+    readonly text: string,
+    private readonly values: unknown[],
+    private readonly parserOf: TypeParserOf,
+    /**
+     * Sends the transaction's deferred BEGIN ahead of the statement, in the same round trip
+     * (kit/db.ts). Only for a statement already parsed on the connection: pg's client records
+     * any ParseComplete as the running statement's, and BEGIN's comes first.
+     */
+    private readonly opensTransaction = false,
+  ) {
+    this.promise = new Promise((resolve, reject) => {
+      this.settle = { resolve, reject }
+    })
+  }
+
+  /** Writes the run's messages; an error returned here is reported through handleError. */
+  submit(connection: WireConnection): Error | null {
+    let values: unknown[]
+    try {
+      values = this.values.map(prepareValue)
+    } catch (error) {
+      return error as Error
+    }
+    this.shape = shapes.get(this.name)
+    connection.stream.cork?.()
+    try {
+      if (this.opensTransaction) {
+        // No Sync in between: an error in either skips the rest, and the BEGIN holds on.
+        connection.parse({ text: 'BEGIN', name: '', types: [] })
+        connection.bind({ statement: '', values: [] })
+        connection.execute({})
+        this.beginPending = true
+      }
+      if (
+        connection.parsedStatements[this.name] === undefined &&
+        connection.submittedNamedStatements[this.name] === undefined
+      ) {
+        connection.parse({ text: this.text, name: this.name, types: [] })
+        connection.submittedNamedStatements[this.name] = this.text
+      }
+      connection.bind({ statement: this.name, values })
+      if (!this.shape) {
+        this.described = true
+        connection.describe({ type: 'P', name: '' })
+      }
+      connection.execute({})
+      connection.sync()
+    } finally {
+      connection.stream.uncork?.()
+    }
+    return null
+  }
+
+  handleRowDescription(message: { fields: Field[] }) {
+    const shape = {
+      names: message.fields.map((f) => f.name),
+      parsers: message.fields.map((f) => this.parserOf(f.dataTypeID)),
+    }
+    if (this.described) shapes.set(this.name, shape)
+    this.shape = shape
+  }
+
+  handleDataRow(message: { fields: (string | null)[] }) {
+    if (this.failure) return
+    const { names, parsers } = this.shape ?? NO_COLUMNS
+    const fields = message.fields
+    const row: Record<string, unknown> = {}
+    try {
+      for (let i = 0; i < fields.length; i++) {
+        const text = fields[i]
+        row[names[i]!] = text === null || text === undefined ? null : parsers[i]!(text)
+      }
+    } catch (error) {
+      this.failure = error
+      return
+    }
+    this.result.rows.push(row)
+  }
+
+  handleCommandComplete(message: { text: string }) {
+    if (this.beginPending) {
+      this.beginPending = false
+      return
+    }
+    // Described but no RowDescription came (PostgreSQL answered NoData): it returns no rows.
+    if (this.described && !this.shape) shapes.set(this.name, NO_COLUMNS)
+    const tag = COMMAND_TAG.exec(message.text)
+    if (!tag) return
+    this.result.command = tag[1]!
+    const count = tag[3] ?? tag[2]
+    if (count !== undefined) this.result.rowCount = Number.parseInt(count, 10)
+  }
+
+  handleReadyForQuery() {
+    if (this.failure) this.settle.reject(this.failure)
+    else this.settle.resolve(this.result)
+  }
+
+  /** The server's error (the client then drops this run), or a connection's. */
+  handleError(error: unknown) {
+    this.settle.reject(this.failure ?? error)
+  }
+
+  handleEmptyQuery() {}
+  handlePortalSuspended() {}
+  handleCopyInResponse(connection: WireConnection) {
+    connection.sendCopyFail('COPY is not supported by a prepared run')
+  }
+  handleCopyData() {}
+}
