@@ -1,7 +1,8 @@
 // Loaded into the benched service process (node --import): counts the SQL statements its pg
 // clients send, one per round trip (BEGIN/COMMIT included; kit/db.ts sends a transaction's
-// BEGIN with its first statement, one round trip, counted once) and answers the bench's IPC questions with them, the
-// process's CPU time and its RSS. Bench-only; the service itself knows nothing of it.
+// BEGIN with its first statement: one round trip, counted once), and answers the bench's IPC
+// questions with them, the process's CPU time and its RSS. Bench-only; the service itself
+// knows nothing of it.
 import pg from 'pg'
 
 let statements = 0

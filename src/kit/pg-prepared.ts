@@ -1,10 +1,11 @@
 // One run of a named prepared statement, handed to a pg client as a "submittable" (the
 // interface pg-cursor and pg-query-stream use): the messages go out as pg's own query would
 // send them, except that the result's description (column names and types) is asked for only
-// on a statement's first run in this process. A statement's text fixes its columns, so every
-// later run skips the Describe message, PostgreSQL's RowDescription answer and pg's per-run
-// work on it (field objects, parser lookups, a row template) — about 4 % of a purchase's
-// service CPU, all from the same few dozen statements.
+// on a statement's first run on a connection. A statement prepared on a connection keeps its
+// columns there (PostgreSQL refuses to run it rather than return others), so every later run
+// skips the Describe message, PostgreSQL's RowDescription answer and pg's per-run work on it
+// (field objects, parser lookups, a row template: 3 % of the service's CPU in a launch
+// profile, all from the same few dozen statements).
 import { createRequire } from 'node:module'
 
 /** pg's own conversion of a parameter to its wire text (dates, arrays, buffers, JSON). */
@@ -45,8 +46,8 @@ export interface RunResult {
   rows: Record<string, unknown>[]
 }
 
-/** Shapes by statement name (a name stands for one text in this process: kit/db.ts). */
-const shapes = new Map<string, Shape>()
+/** Each connection's shapes by statement name (a name stands for one text: kit/db.ts). */
+const shapesOf = new WeakMap<WireConnection, Map<string, Shape>>()
 const NO_COLUMNS: Shape = { names: [], parsers: [] }
 // pg's Result reads a command tag the same way: "INSERT 0 5", "UPDATE 3", "SELECT 2".
 const COMMAND_TAG = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/
@@ -54,8 +55,8 @@ const COMMAND_TAG = /^([A-Za-z]+)(?: (\d+))?(?: (\d+))?/
 export class PreparedRun {
   readonly promise: Promise<RunResult>
   private settle!: { resolve(result: RunResult): void; reject(error: unknown): void }
+  private shapes!: Map<string, Shape>
   private shape: Shape | undefined
-  private described = false
   private failure: unknown = null
   /** BEGIN's CommandComplete, which precedes the statement's own, is still to come. */
   private beginPending = false
@@ -87,7 +88,14 @@ export class PreparedRun {
     } catch (error) {
       return error as Error
     }
+    let shapes = shapesOf.get(connection)
+    if (!shapes) {
+      shapes = new Map()
+      shapesOf.set(connection, shapes)
+    }
+    this.shapes = shapes
     this.shape = shapes.get(this.name)
+    const describe = !this.shape
     connection.stream.cork?.()
     try {
       if (this.opensTransaction) {
@@ -105,10 +113,7 @@ export class PreparedRun {
         connection.submittedNamedStatements[this.name] = this.text
       }
       connection.bind({ statement: this.name, values })
-      if (!this.shape) {
-        this.described = true
-        connection.describe({ type: 'P', name: '' })
-      }
+      if (describe) connection.describe({ type: 'P', name: '' })
       connection.execute({})
       connection.sync()
     } finally {
@@ -118,12 +123,11 @@ export class PreparedRun {
   }
 
   handleRowDescription(message: { fields: Field[] }) {
-    const shape = {
+    this.shape = {
       names: message.fields.map((f) => f.name),
       parsers: message.fields.map((f) => this.parserOf(f.dataTypeID)),
     }
-    if (this.described) shapes.set(this.name, shape)
-    this.shape = shape
+    this.shapes.set(this.name, this.shape)
   }
 
   handleDataRow(message: { fields: (string | null)[] }) {
@@ -132,9 +136,13 @@ export class PreparedRun {
     const fields = message.fields
     const row: Record<string, unknown> = {}
     try {
+      // Never a value under another column's name, should the shape be wrong.
+      if (fields.length !== names.length) {
+        throw new Error(`${this.name}: a row of ${fields.length} columns, ${names.length} known`)
+      }
       for (let i = 0; i < fields.length; i++) {
-        const text = fields[i]
-        row[names[i]!] = text === null || text === undefined ? null : parsers[i]!(text)
+        const text = fields[i]!
+        row[names[i]!] = text === null ? null : parsers[i]!(text)
       }
     } catch (error) {
       this.failure = error
@@ -149,7 +157,7 @@ export class PreparedRun {
       return
     }
     // Described but no RowDescription came (PostgreSQL answered NoData): it returns no rows.
-    if (this.described && !this.shape) shapes.set(this.name, NO_COLUMNS)
+    if (!this.shape) this.shapes.set(this.name, NO_COLUMNS)
     const tag = COMMAND_TAG.exec(message.text)
     if (!tag) return
     this.result.command = tag[1]!

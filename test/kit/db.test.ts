@@ -80,6 +80,28 @@ describe(`database layer (${engine})`, () => {
     }
   })
 
+  // A connection keeps what it learnt of a statement's columns to itself: another connection,
+  // opened after the table changed, reads the new columns.
+  if (engine === 'postgres')
+    it("reads a table's new column on a connection opened after it was added", async () => {
+      await sql`CREATE TABLE widened (a int)`.execute(testDb.database.db)
+      await sql`INSERT INTO widened VALUES (1)`.execute(testDb.database.db)
+      const read = (db: Executor) => sql`SELECT * FROM widened WHERE a = ${1}`.execute(db)
+      const before = await openDatabase({ databaseUrl: testDb.url, poolSize: 1 })
+      try {
+        expect((await read(before.db)).rows).toEqual([{ a: 1 }])
+        await sql`ALTER TABLE widened ADD COLUMN b text DEFAULT 'x'`.execute(testDb.database.db)
+        const after = await openDatabase({ databaseUrl: testDb.url, poolSize: 1 })
+        try {
+          expect((await read(after.db)).rows).toEqual([{ a: 1, b: 'x' }])
+        } finally {
+          await after.close()
+        }
+      } finally {
+        await before.close()
+      }
+    })
+
   // PGlite has one connection and no log shipping to wait for: `relaxed` is `db` there.
   if (engine === 'postgres')
     it('commits relaxed writes without waiting for the log, and no others', async () => {
