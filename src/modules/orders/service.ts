@@ -10,6 +10,8 @@ import { type PlanWithProduct, planFromJson } from '../catalog/service.ts'
 import { type PaidOrder, ordersRepo as repo } from './repo.ts'
 import type { OrderListQuery, OrderOut } from './schema.ts'
 
+export type { PaidOrder }
+
 type OrderRow = Selectable<DB['orders']>
 
 export function orderOut(row: OrderRow): OrderOut {
@@ -39,10 +41,7 @@ export function orderOut(row: OrderRow): OrderOut {
 export const hasOrdersForProduct = (db: Executor, productId: string) =>
   repo.existsForProduct(db, productId)
 
-/**
- * A new order; `alongside`, writes of other domains that go in its statement (kit/statement.ts),
- * whose values may be read there (a buyer created in it).
- */
+/** A new order, alone in its statement (a checkout's goes as a part: orderPart). */
 export const createOrder = (db: Executor, row: InsertObject<DB, 'orders'>) => repo.insert(db, row)
 
 /** createOrder as a part of a statement (kit/statement.ts), after the parts it reads. */

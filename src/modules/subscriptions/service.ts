@@ -2,10 +2,9 @@
 // of it renews it; the creator or non-payment ends it, and with it the access. Every change is
 // a verb taking the caller's transaction. `next_action_at` tells the renewal worker
 // (renewals.ts) when to look at the row again.
-import type { Selectable } from 'kysely'
 import type { Deps } from '../../deps.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
-import type { DB, SubscriptionStatus } from '../../kit/db-schema.ts'
+import type { SubscriptionStatus } from '../../kit/db-schema.ts'
 import { Conflict, NotFound } from '../../kit/errors.ts'
 import { type PageQuery, pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
@@ -15,7 +14,7 @@ import { revokeOrderAccess } from '../access/service.ts'
 import { type findPlanById, findProductById } from '../catalog/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { subscriptionCanceledEmail } from '../email/templates.ts'
-import { findOrder, linkSubscription, lockOrder } from '../orders/service.ts'
+import { findOrder, linkSubscription, lockOrder, type PaidOrder } from '../orders/service.ts'
 import { chargeOfOrder, lockChargeOfOrder } from '../payments/charges.ts'
 import { expireOrder } from '../payments/expire.ts'
 import { emitEvent } from '../webhooks/service.ts'
@@ -24,18 +23,8 @@ import { subscriptionsRepo as repo, type SubscriptionRow } from './repo.ts'
 import type { SubscriptionOut } from './schema.ts'
 
 type Ctx = Pick<Deps, 'clock' | 'config'>
-/** What a paid order's subscription reads of it (orders/repo.ts PAID_ORDER_COLUMNS has these). */
-type Order = Pick<
-  Selectable<DB['orders']>,
-  | 'id'
-  | 'subscription_id'
-  | 'payment_method'
-  | 'account_id'
-  | 'product_id'
-  | 'plan_id'
-  | 'buyer_id'
-  | 'buyer_email'
->
+/** A paid order, as markPaid returns it. */
+type Order = PaidOrder
 
 export const SUBSCRIPTION_NOT_FOUND = 'Assinatura não encontrada'
 export const ALREADY_CANCELED = 'Esta assinatura já foi cancelada'
