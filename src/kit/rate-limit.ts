@@ -6,6 +6,8 @@ import { sql } from 'kysely'
 import type { Clock } from './clock.ts'
 import type { Db } from './db.ts'
 import { TooManyRequests } from './errors.ts'
+import { type Part, writeParts } from './statement.ts'
+import { type Fragment, fragmentTemplate } from './template.ts'
 
 /** One limit: its own bucket name space (`<name>:<key>`), `limit` hits per `windowMs`. */
 export interface RateLimit {
@@ -22,33 +24,78 @@ export function rateLimit(name: string, limit: number, windowMs: number): RateLi
   return { name, limit, windowMs }
 }
 
+/** A hit's answer: whether it was let through, and the logged hit whose leaving makes room. */
+export interface HitRow {
+  hit_allowed: boolean
+  hit_blocking: Date | null
+}
+
+/** The CTE name of a hit written as a part of another statement. */
+const HIT = 'rate_hit'
+
+// One statement, so concurrent hits on the bucket's row queue on its lock and each sees the
+// log the previous one left. `recent` reads the row as it was before this hit.
+const hitInsert = fragmentTemplate(
+  (_, v: { bucket: string; now: Date; since: Date; limit: number }) => {
+    const recent = sql`ARRAY(SELECT h FROM unnest(r.hits) h WHERE h > ${v.since} ORDER BY h)`
+    return sql`INSERT INTO rate_limits AS r (bucket, hits, allowed, updated_at)
+    VALUES (${v.bucket}, ARRAY[${v.now}::timestamptz], true, ${v.now})
+    ON CONFLICT (bucket) DO UPDATE SET
+      hits = CASE WHEN cardinality(${recent}) < ${v.limit}
+        THEN ${recent} || ${v.now}::timestamptz ELSE ${recent} END,
+      allowed = cardinality(${recent}) < ${v.limit},
+      updated_at = ${v.now}
+    RETURNING allowed, hits[cardinality(hits) - ${v.limit} + 1] AS blocking`
+  },
+)
+
+const HIT_ALONE: Fragment = {
+  sql: `SELECT allowed AS hit_allowed, blocking AS hit_blocking FROM "${HIT}"`,
+  parameters: [],
+}
+
+/** One hit of `key` under `rule`, as a part of a statement (kit/statement.ts), and its instant. */
+export function hitPart(clock: Clock, rule: RateLimit, key: string): { part: Part; at: Date } {
+  const now = clock.now()
+  const since = new Date(now.getTime() - rule.windowMs)
+  const values = { bucket: bucketOf(rule, key), now, since, limit: rule.limit }
+  return { part: { name: HIT, query: hitInsert(values) }, at: now }
+}
+
+/** Throws 429 (with Retry-After) for a hit the window had no room for; else returns its instant. */
+export function checkHit(rule: RateLimit, at: Date, row: HitRow): Date {
+  if (row.hit_allowed) return at
+  // The hit whose leaving the window makes room (the oldest, unless the limit was lowered).
+  const blocking = row.hit_blocking
+  const freeAt = blocking ? new Date(blocking).getTime() + rule.windowMs : at.getTime()
+  throw new TooManyRequests(Math.max(1, Math.ceil((freeAt - at.getTime()) / 1000)))
+}
+
 /**
  * Logs one hit of `key` under `rule`; throws 429 (with Retry-After) when the window is full.
  * Returns the instant logged, which `refund` takes back.
  */
 export async function hit(db: Db, clock: Clock, rule: RateLimit, key: string): Promise<Date> {
-  const now = clock.now()
-  const since = new Date(now.getTime() - rule.windowMs)
-  // One statement, so concurrent hits on the bucket's row queue on its lock and each sees the
-  // log the previous one left. `recent` reads the row as it was before this hit.
-  const recent = sql`ARRAY(SELECT h FROM unnest(r.hits) h WHERE h > ${since} ORDER BY h)`
-  const { rows } = await sql<{ allowed: boolean; blocking: Date | null }>`
-    INSERT INTO rate_limits AS r (bucket, hits, allowed, updated_at)
-    VALUES (${bucketOf(rule, key)}, ARRAY[${now}::timestamptz], true, ${now})
-    ON CONFLICT (bucket) DO UPDATE SET
-      hits = CASE WHEN cardinality(${recent}) < ${rule.limit}
-        THEN ${recent} || ${now}::timestamptz ELSE ${recent} END,
-      allowed = cardinality(${recent}) < ${rule.limit},
-      updated_at = ${now}
-    RETURNING allowed, hits[cardinality(hits) - ${rule.limit} + 1] AS blocking`.execute(db)
-  const { allowed, blocking } = rows[0]!
-  if (!allowed) {
-    // The hit whose leaving the window makes room (the oldest, unless the limit was lowered).
-    const freeAt = blocking ? new Date(blocking).getTime() + rule.windowMs : now.getTime()
-    throw new TooManyRequests(Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000)))
-  }
-  return now
+  const { part, at } = hitPart(clock, rule, key)
+  const [row] = await writeParts<HitRow>(db, [part], HIT_ALONE)
+  return checkHit(rule, at, row!)
 }
+
+/**
+ * `read` in the statement of a hit (hitPart): its rows, each with the hit's answer (HitRow's
+ * columns) — one row, the read's columns null, when the read finds nothing — so a request that
+ * reads something anyway logs its hit without a round trip of its own.
+ */
+export function besideHit(read: Fragment): Fragment {
+  let text = besideTexts.get(read.sql)
+  if (!text) {
+    text = `SELECT h.allowed AS hit_allowed, h.blocking AS hit_blocking, r.*
+      FROM "${HIT}" h LEFT JOIN LATERAL (${read.sql}) r ON true`
+    besideTexts.set(read.sql, text)
+  }
+  return { sql: text, parameters: read.parameters }
+}
+const besideTexts = new Map<string, string>()
 
 /**
  * Logs one hit in each bucket, or none: when one is full, the hits already logged are taken

@@ -2,6 +2,7 @@
 // all instances (counted in the database), 429 with Retry-After. Each test comes from its own
 // IP (TRUST_PROXY + X-Forwarded-For), so their buckets never meet.
 import { randomBytes, randomUUID } from 'node:crypto'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hit, pruneRateLimits, type RateLimit } from '../../src/kit/rate-limit.ts'
 import {
@@ -30,6 +31,20 @@ const signup = (ip: string, email = newEmail()) =>
   })
 const login = (ip: string, email: string, password: string) =>
   svc.api('POST', '/api/auth/login', { headers: from(ip), body: { email, password } })
+
+/** A checkout of a product that does not exist: refused, yet counted like any creation. */
+const create = (ip: string) =>
+  svc.api('POST', '/api/checkout/create', {
+    headers: from(ip),
+    body: {
+      product_id: randomUUID(),
+      name: 'Beatriz Compradora',
+      email: newEmail(),
+      cpf: VALID_CPF,
+      phone: '(11) 98765-4321',
+      payment_method: 'pix',
+    },
+  })
 
 /**
  * Logs `count` earlier hits through the limiter itself, so a test reaches a limit without
@@ -131,24 +146,32 @@ describe(`rate limits (${engine})`, () => {
   })
 
   it('checkout creation: 120 per IP per minute, any outcome; other IPs go on', async () => {
-    const create = (ip: string) =>
-      svc.api('POST', '/api/checkout/create', {
-        headers: from(ip),
-        body: {
-          product_id: randomUUID(),
-          name: 'Beatriz Compradora',
-          email: newEmail(),
-          cpf: VALID_CPF,
-          phone: '(11) 98765-4321',
-          payment_method: 'pix',
-        },
-      })
     // Unknown products: cheap, and a refused creation costs the IP a hit like any other.
     const results = await Promise.all(Array.from({ length: 120 }, () => create('10.0.8.1')))
     expect(results.every((r) => r.status === 404)).toBe(true)
     expectLimited(await create('10.0.8.1'), 60)
     expect((await create('10.0.8.2')).status).toBe(404)
   })
+
+  // PostgreSQL only: what crosses pg's client is what a round trip carries (PGlite has none).
+  if (engine === 'postgres')
+    it('checkout creation logs its hit in the statement that reads the product', async () => {
+      const texts: string[] = []
+      const query = pg.Client.prototype.query
+      pg.Client.prototype.query = function recorded(this: pg.Client, ...args: unknown[]) {
+        const [first] = args
+        texts.push(typeof first === 'string' ? first : ((first as { text?: string }).text ?? ''))
+        return (query as (...a: unknown[]) => unknown).apply(this, args)
+      } as typeof query
+      try {
+        expect((await create('10.0.8.3')).status).toBe(404)
+      } finally {
+        pg.Client.prototype.query = query
+      }
+      const hits = texts.filter((text) => text.includes('INSERT INTO rate_limits'))
+      expect(hits).toHaveLength(1)
+      expect(hits[0]).toContain('from "products"')
+    })
 
   it('pruning drops the buckets idle since the given instant and keeps the others', async () => {
     const rule: RateLimit = { name: 'prune-test', limit: 5, windowMs: 60_000 }

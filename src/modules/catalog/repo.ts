@@ -1,9 +1,9 @@
-import type { Insertable, Updateable } from 'kysely'
+import type { InferResult, Insertable, Kysely, Updateable } from 'kysely'
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
-import { template } from '../../kit/template.ts'
+import { type Fragment, fragmentTemplate, runFragment } from '../../kit/template.ts'
 
 export type ProductRow = DB['products'] & { status: 'active' | 'archived' }
 export type PlanRow = DB['plans']
@@ -24,8 +24,8 @@ export function planFromJson<T extends { created_at: string; archived_at: string
  * A product with one live plan (the one named, else the first) and its co-producer splits, as
  * two statements compiled once (kit/template.ts): a checkout reads it on every purchase.
  */
-const productWithPlan = (planNamed: boolean) =>
-  template((q, v: { productId: string; planId: string }) =>
+const buildProductWithPlan =
+  (planNamed: boolean) => (q: Kysely<DB>, v: { productId: string; planId: string }) =>
     q
       .selectFrom('products')
       .selectAll('products')
@@ -55,10 +55,13 @@ const productWithPlan = (planNamed: boolean) =>
             .orderBy('coproducers.id'),
         ).as('splits'),
       )
-      .where('products.id', '=', v.productId),
-  )
-const productWithFirstPlan = productWithPlan(false)
-const productWithNamedPlan = productWithPlan(true)
+      .where('products.id', '=', v.productId)
+/** A row of that statement: the product's columns, `plan` as JSON (or null), `splits`. */
+export type ProductWithPlanRow = InferResult<
+  ReturnType<ReturnType<typeof buildProductWithPlan>>
+>[number]
+const productWithFirstPlan = fragmentTemplate(buildProductWithPlan(false))
+const productWithNamedPlan = fragmentTemplate(buildProductWithPlan(true))
 
 export const catalogRepo = {
   insertProduct(db: Executor, row: Insertable<DB['products']>) {
@@ -124,10 +127,23 @@ export const catalogRepo = {
    * per purchase: every order snapshots them).
    */
   async findProductWithPlan(db: Executor, productId: string, planId?: string) {
+    const [row] = await runFragment<ProductWithPlanRow>(
+      db,
+      catalogRepo.productWithPlanRead(productId, planId),
+    )
+    return catalogRepo.productWithPlanOf(row)
+  },
+
+  /** findProductWithPlan's statement, for a caller to send in a statement of its own. */
+  productWithPlanRead(productId: string, planId?: string): Fragment {
     const read = planId === undefined ? productWithFirstPlan : productWithNamedPlan
     // The first-plan read has no plan id among its values: any string does.
-    const [row] = await read(db, { productId, planId: planId ?? '' })
-    if (!row) return undefined
+    return read({ productId, planId: planId ?? '' })
+  },
+
+  /** What findProductWithPlan makes of its statement's row (none, or one without an id). */
+  productWithPlanOf(row: ProductWithPlanRow | undefined) {
+    if (!row?.id) return undefined
     const { plan, splits, ...product } = row
     return {
       product: product as ProductRow,

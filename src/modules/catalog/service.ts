@@ -1,16 +1,23 @@
 import type { Config } from '../../config.ts'
 import type { Clock } from '../../kit/clock.ts'
-import type { Executor, Tx } from '../../kit/db.ts'
+import type { Db, Executor, Tx } from '../../kit/db.ts'
 import type { PaymentMethod } from '../../kit/db-schema.ts'
 import { BadRequest, Conflict, NotFound } from '../../kit/errors.ts'
 import { type PageQuery, pageWindow, toPage } from '../../kit/http/pagination.ts'
 import { iso } from '../../kit/http/schemas.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { toBrl, toCents } from '../../kit/money.ts'
+import { besideHit, checkHit, type HitRow, hitPart, type RateLimit } from '../../kit/rate-limit.ts'
+import { writeParts } from '../../kit/statement.ts'
 import { hasSessionsForProduct } from '../checkout/sessions.ts'
 import { hasOrdersForProduct } from '../orders/service.ts'
 import { deleteCouponsOf } from './coupons.ts'
-import { type PlanRow, type ProductRow, catalogRepo as repo } from './repo.ts'
+import {
+  type PlanRow,
+  type ProductRow,
+  type ProductWithPlanRow,
+  catalogRepo as repo,
+} from './repo.ts'
 import type { CreateProductInput, PatchProductInput, ProductOut } from './schema.ts'
 
 type Ctx = { clock: Clock; config: Pick<Config, 'checkoutUrl'> }
@@ -226,7 +233,30 @@ export async function deleteProduct(tx: Tx, ctx: Ctx, accountId: string, id: str
  * default), with the co-producer splits its orders snapshot.
  */
 export async function sellable(db: Executor, productId: string, planId?: string) {
-  const found = await repo.findProductWithPlan(db, productId, planId)
+  return sellableOf(await repo.findProductWithPlan(db, productId, planId))
+}
+
+/**
+ * sellable, read in the statement that logs the request's rate-limit hit (kit/rate-limit.ts):
+ * one round trip for both. A hit the window had no room for is the answer (429), whatever the
+ * product; the hit commits as the relaxed pool commits (kit/db.ts).
+ */
+export async function sellableAfterHit(
+  relaxed: Db,
+  clock: Clock,
+  limit: { rule: RateLimit; key: string },
+  productId: string,
+  planId?: string,
+) {
+  const { part, at } = hitPart(clock, limit.rule, limit.key)
+  const read = besideHit(repo.productWithPlanRead(productId, planId))
+  const [row] = await writeParts<HitRow & ProductWithPlanRow>(relaxed, [part], read)
+  checkHit(limit.rule, at, row!)
+  const { hit_allowed: _, hit_blocking: __, ...found } = row!
+  return sellableOf(repo.productWithPlanOf(found))
+}
+
+function sellableOf(found: ReturnType<typeof repo.productWithPlanOf>) {
   if (found?.product.status !== 'active') throw new NotFound('Produto não encontrado')
   if (!found.plan) throw new BadRequest('Plano inválido para este produto')
   return { product: found.product, plan: found.plan, splits: found.splits }

@@ -5,9 +5,10 @@ import { normalizeBrazilianPhone, normalizeTaxId } from '../../kit/documents.ts'
 import { AppError, BadRequest, Conflict, NotFound, PaymentRequired } from '../../kit/errors.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { toBrl } from '../../kit/money.ts'
+import type { RateLimit } from '../../kit/rate-limit.ts'
 import { userIdByEmail } from '../accounts/service.ts'
 import { priceWithCoupon } from '../catalog/coupons.ts'
-import { findProductById, sellable } from '../catalog/service.ts'
+import { findProductById, sellable, sellableAfterHit } from '../catalog/service.ts'
 import { planShares } from '../ledger/shares.ts'
 import { findOrder } from '../orders/service.ts'
 import { barcodeSvgDataUrl } from '../payments/boleto.ts'
@@ -48,9 +49,21 @@ export const CHARGE_BEING_CANCELED =
 export async function createCheckout(
   deps: Deps,
   input: CreateCheckoutInput,
-  request: { remoteIp?: string | undefined } = {},
+  request: {
+    remoteIp?: string | undefined
+    /** The request's rate-limit hit, logged in the statement that reads the product. */
+    limit?: { rule: RateLimit; key: string }
+  } = {},
 ): Promise<CheckoutOut> {
-  const { product, plan, splits } = await sellable(deps.db, input.product_id, input.plan_id)
+  const { product, plan, splits } = request.limit
+    ? await sellableAfterHit(
+        deps.database.relaxed,
+        deps.clock,
+        request.limit,
+        input.product_id,
+        input.plan_id,
+      )
+    : await sellable(deps.db, input.product_id, input.plan_id)
   assertMethodOffered(product, deps.gateway.capabilities, input.payment_method)
   const taxId = normalizeTaxId(input.cpf)
   if (!taxId) throw new BadRequest('CPF/CNPJ inválido')
