@@ -2,15 +2,17 @@
 // mangled, repeated or overlong parameter still opens the page (never a JSON error).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signupCreator } from '../setup/actors.ts'
+import { checkout, createProduct } from '../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../setup/service.ts'
 import { type CheckoutProduct, checkoutProducts } from './checkout-fixtures.ts'
 
 let svc: TestService
+let key: string
 let oneTime: CheckoutProduct
 
 beforeAll(async () => {
   svc = await startTestService()
-  const key = await (await signupCreator(svc.api)).key(['write:products'])
+  key = await (await signupCreator(svc.api, 'Ateliê Aurora')).key(['write:products'])
   ;({ oneTime } = await checkoutProducts(svc.api, key))
 })
 afterAll(() => svc?.stop())
@@ -29,6 +31,38 @@ async function visit(path: string, cookie?: string) {
 }
 
 describe(`hosted checkout links (${engine})`, () => {
+  it('shows the live plans in order and the seller; an archived product is not found', async () => {
+    const product = await createProduct(svc.api, key, {
+      billing: 'recurring',
+      plans: [
+        { name: 'Plano Trimestral', price: 90 },
+        { name: 'Plano Mensal', price: 35 },
+        { name: 'Plano Anual', price: 300, interval: 'year' },
+      ],
+    })
+    const [quarterly, monthly, yearly] = product.plans
+    const patched = await svc.api('PATCH', `/api/v1/products/${product.id}`, {
+      key,
+      body: {
+        plans: [
+          { id: yearly.id, name: 'Plano Anual', price: 300, interval: 'year' },
+          { id: monthly.id, name: 'Plano Mensal', price: 35 },
+        ],
+      },
+    })
+    expect(patched.status).toBe(200)
+    const page = await visit(`/checkout/${product.slug}`)
+    expect(page.status).toBe(200)
+    expect(page.config.plans.map((p: { id: string }) => p.id)).toEqual([yearly.id, monthly.id])
+    expect(page.html).not.toContain(quarterly.name)
+    expect(page.html).toContain('Vendido por <strong>Ateliê Aurora</strong>')
+
+    expect((await checkout(svc.api, product.id, { plan_id: monthly.id })).status).toBe(201)
+    const archived = await svc.api('DELETE', `/api/v1/products/${product.id}`, { key })
+    expect(archived.body.data.status).toBe('archived')
+    expect((await visit(`/checkout/${product.slug}`)).status).toBe(404)
+  })
+
   it('ignores a malformed ref and keeps the last of repeated ones', async () => {
     const spaced = await visit(`/checkout/${oneTime.slug}?ref=a%20b`)
     expect(spaced).toMatchObject({ status: 200, type: expect.stringMatching(/^text\/html/) })

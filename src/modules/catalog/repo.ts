@@ -3,7 +3,7 @@ import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres'
 import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
-import { type Fragment, fragmentTemplate, runFragment } from '../../kit/template.ts'
+import { type Fragment, fragmentTemplate, runFragment, template } from '../../kit/template.ts'
 
 export type ProductRow = DB['products'] & { status: 'active' | 'archived' }
 export type PlanRow = DB['plans']
@@ -62,6 +62,33 @@ export type ProductWithPlanRow = InferResult<
 >[number]
 const productWithFirstPlan = fragmentTemplate(buildProductWithPlan(false))
 const productWithNamedPlan = fragmentTemplate(buildProductWithPlan(true))
+
+/**
+ * A slug's product with its live plans in order (as JSON) and its seller's name, shown on its
+ * checkout ("Vendido por"): one statement compiled once for every page view of a launch. The
+ * seller's name is the one read of another domain's table here, and only the name leaves.
+ */
+const storefrontRead = template((q, v: { slug: string }) =>
+  q
+    .selectFrom('products')
+    .selectAll('products')
+    .select((eb) => [
+      jsonArrayFrom(
+        eb
+          .selectFrom('plans')
+          .selectAll('plans')
+          .whereRef('plans.product_id', '=', 'products.id')
+          .where('plans.archived_at', 'is', null)
+          .orderBy('plans.position'),
+      ).as('plans'),
+      eb
+        .selectFrom('accounts')
+        .select('accounts.name')
+        .whereRef('accounts.id', '=', 'products.account_id')
+        .as('seller_name'),
+    ])
+    .where('products.slug', '=', v.slug),
+)
 
 export const catalogRepo = {
   insertProduct(db: Executor, row: Insertable<DB['products']>) {
@@ -152,21 +179,16 @@ export const catalogRepo = {
     }
   },
 
-  /**
-   * The selling account's name, shown on its checkout ("Vendido por"). The one read of another
-   * domain's table here: a storefront names its seller, and only the name leaves.
-   */
-  sellerName(db: Executor, accountId: string) {
-    return db
-      .selectFrom('accounts')
-      .select('name')
-      .where('id', '=', accountId)
-      .executeTakeFirst()
-      .then((row) => row?.name ?? null)
-  },
-
-  findProductBySlug(db: Executor, slug: string) {
-    return db.selectFrom('products').selectAll().where('slug', '=', slug).executeTakeFirst()
+  /** What a hosted checkout shows of a slug's product, in one statement (storefrontRead). */
+  async storefront(db: Executor, slug: string) {
+    const [row] = await storefrontRead(db, { slug })
+    if (!row) return undefined
+    const { plans, seller_name, ...product } = row
+    return {
+      product: product as ProductRow,
+      plans: plans.map((plan) => planFromJson(plan)),
+      sellerName: seller_name,
+    }
   },
 
   listProducts(db: Executor, accountId: string, window: PageWindow) {

@@ -262,17 +262,10 @@ function sellableOf(found: ReturnType<typeof repo.productWithPlanOf>) {
   return { product: found.product, plan: found.plan, splits: found.splits }
 }
 
-export async function findBySlug(db: Executor, slug: string) {
-  const product = (await repo.findProductBySlug(db, slug)) as ProductRow | undefined
-  if (product?.status !== 'active') return null
-  return { product, plans: await repo.plansOf(db, [product.id]) }
-}
-
 /** What the hosted checkout shows: the active product, its plans and its seller's name. */
 export async function storefrontBySlug(db: Executor, slug: string) {
-  const found = await findBySlug(db, slug)
-  if (!found) return null
-  return { ...found, sellerName: await repo.sellerName(db, found.product.account_id) }
+  const found = await repo.storefront(db, slug)
+  return found?.product.status === 'active' ? found : null
 }
 
 /** Any plan by id, archived or not (what an existing order or subscription was sold on). */
