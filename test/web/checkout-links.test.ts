@@ -63,6 +63,32 @@ describe(`hosted checkout links (${engine})`, () => {
     expect((await visit(`/checkout/${product.slug}`)).status).toBe(404)
   })
 
+  it("prices every plan with a coupon, or none when it would zero one plan's price", async () => {
+    const product = await createProduct(svc.api, key, {
+      billing: 'recurring',
+      plans: [
+        { name: 'Mensal', price: 30 },
+        { name: 'Anual', price: 300, interval: 'year' },
+      ],
+    })
+    const coupon = (code: string, body: object) =>
+      svc.api('POST', `/api/v1/products/${product.id}/coupons`, { key, body: { code, ...body } })
+    expect((await coupon('DEZ', { amount_off: 10 })).status).toBe(201)
+    expect((await coupon('CINQUENTA', { amount_off: 50 })).status).toBe(201)
+    const quote = async (code: string) => {
+      const res = await fetch(`${svc.url}/checkout/${product.slug}/cupom?code=${code}`)
+      expect(res.status).toBe(200)
+      return (await res.json()) as { coupon: string | null; plans: { price: string }[] }
+    }
+    const ten = await quote('dez')
+    expect(ten.coupon).toBe('DEZ')
+    expect(ten.plans.map((p) => p.price)).toEqual(['R$ 20,00/mês', 'R$ 290,00/ano'])
+    // R$ 50 off would make the monthly plan free: the coupon is refused for every plan.
+    const fifty = await quote('cinquenta')
+    expect(fifty.coupon).toBeNull()
+    expect(fifty.plans.map((p) => p.price)).toEqual(['R$ 30,00/mês', 'R$ 300,00/ano'])
+  })
+
   it('ignores a malformed ref and keeps the last of repeated ones', async () => {
     const spaced = await visit(`/checkout/${oneTime.slug}?ref=a%20b`)
     expect(spaced).toMatchObject({ status: 200, type: expect.stringMatching(/^text\/html/) })

@@ -86,18 +86,31 @@ export async function priceWithCoupon(
   priceCents: number,
   code: string,
 ) {
+  const { coupon, amountsCents } = await pricesWithCoupon(db, ctx, productId, [priceCents], code)
+  return { coupon, amountCents: amountsCents[0]! }
+}
+
+/**
+ * priceWithCoupon for several prices of one product (a page's plans), reading the coupon once;
+ * refused when it would make any of them zero.
+ */
+export async function pricesWithCoupon(
+  db: Executor,
+  ctx: { clock: Clock },
+  productId: string,
+  pricesCents: number[],
+  code: string,
+) {
   const coupon = await repo.findByCode(db, productId, normalizeCode(code))
   const now = ctx.clock.now()
   if (!coupon) throw new BadRequest(INVALID_COUPON)
   if (coupon.expires_at && coupon.expires_at <= now) throw new BadRequest(INVALID_COUPON)
   if (coupon.max_redemptions !== null && coupon.redemptions >= coupon.max_redemptions)
     throw new BadRequest(INVALID_COUPON)
-  const amountCents = discounted(priceCents, {
-    percentOffBps: coupon.percent_off_bps,
-    amountOffCents: coupon.amount_off_cents,
-  })
-  if (amountCents <= 0) throw new BadRequest(INVALID_COUPON)
-  return { coupon, amountCents }
+  const off = { percentOffBps: coupon.percent_off_bps, amountOffCents: coupon.amount_off_cents }
+  const amountsCents = pricesCents.map((price) => discounted(price, off))
+  if (amountsCents.some((amount) => amount <= 0)) throw new BadRequest(INVALID_COUPON)
+  return { coupon, amountsCents }
 }
 
 /** Counts the redemption inside the order's transaction; used up meanwhile → `Cupom inválido`. */

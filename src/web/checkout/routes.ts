@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts'
 import type { Executor } from '../../kit/db.ts'
 import { AppError } from '../../kit/errors.ts'
 import { allowGatewayOrigins } from '../../kit/http/security-headers.ts'
-import { INVALID_COUPON, priceWithCoupon } from '../../modules/catalog/coupons.ts'
+import { INVALID_COUPON, pricesWithCoupon } from '../../modules/catalog/coupons.ts'
 import { storefrontBySlug } from '../../modules/catalog/service.ts'
 import { methodsOffered } from '../../modules/checkout/methods.ts'
 import { findSession, sessionToken } from '../../modules/checkout/sessions.ts'
@@ -42,10 +42,9 @@ async function couponPrices(deps: Deps, found: Storefront, rawCode: string | und
   if (!code) return { coupon: null, discounts }
   const coupon = { code: code.toUpperCase(), error: null as string | null }
   try {
-    for (const plan of found.plans) {
-      const priced = await priceWithCoupon(deps.db, deps, found.product.id, plan.price_cents, code)
-      discounts.set(plan.id, priced.amountCents)
-    }
+    const prices = found.plans.map((plan) => plan.price_cents)
+    const priced = await pricesWithCoupon(deps.db, deps, found.product.id, prices, code)
+    for (const [i, plan] of found.plans.entries()) discounts.set(plan.id, priced.amountsCents[i]!)
   } catch (error) {
     if (!(error instanceof AppError)) throw error
     coupon.error = error.message
