@@ -9,11 +9,12 @@ import { type CheckoutProduct, checkoutProducts } from './checkout-fixtures.ts'
 let svc: TestService
 let key: string
 let oneTime: CheckoutProduct
+let recurring: CheckoutProduct
 
 beforeAll(async () => {
   svc = await startTestService()
   key = await (await signupCreator(svc.api, 'Ateliê Aurora')).key(['write:products'])
-  ;({ oneTime } = await checkoutProducts(svc.api, key))
+  ;({ oneTime, recurring } = await checkoutProducts(svc.api, key))
 })
 afterAll(() => svc?.stop())
 
@@ -64,29 +65,22 @@ describe(`hosted checkout links (${engine})`, () => {
   })
 
   it("prices every plan with a coupon, or none when it would zero one plan's price", async () => {
-    const product = await createProduct(svc.api, key, {
-      billing: 'recurring',
-      plans: [
-        { name: 'Mensal', price: 30 },
-        { name: 'Anual', price: 300, interval: 'year' },
-      ],
-    })
     const coupon = (code: string, body: object) =>
-      svc.api('POST', `/api/v1/products/${product.id}/coupons`, { key, body: { code, ...body } })
+      svc.api('POST', `/api/v1/products/${recurring.id}/coupons`, { key, body: { code, ...body } })
     expect((await coupon('DEZ', { amount_off: 10 })).status).toBe(201)
     expect((await coupon('CINQUENTA', { amount_off: 50 })).status).toBe(201)
     const quote = async (code: string) => {
-      const res = await fetch(`${svc.url}/checkout/${product.slug}/cupom?code=${code}`)
+      const res = await fetch(`${svc.url}/checkout/${recurring.slug}/cupom?code=${code}`)
       expect(res.status).toBe(200)
       return (await res.json()) as { coupon: string | null; plans: { price: string }[] }
     }
     const ten = await quote('dez')
     expect(ten.coupon).toBe('DEZ')
-    expect(ten.plans.map((p) => p.price)).toEqual(['R$ 20,00/mês', 'R$ 290,00/ano'])
-    // R$ 50 off would make the monthly plan free: the coupon is refused for every plan.
+    expect(ten.plans.map((p) => p.price)).toEqual(['R$ 29,90/mês', 'R$ 389,00/ano'])
+    // R$ 50 off would make the monthly plan (R$ 39,90) free: refused for every plan.
     const fifty = await quote('cinquenta')
     expect(fifty.coupon).toBeNull()
-    expect(fifty.plans.map((p) => p.price)).toEqual(['R$ 30,00/mês', 'R$ 300,00/ano'])
+    expect(fifty.plans.map((p) => p.price)).toEqual(['R$ 39,90/mês', 'R$ 399,00/ano'])
   })
 
   it('ignores a malformed ref and keeps the last of repeated ones', async () => {
