@@ -1,14 +1,24 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Tx, withTx } from '../../src/kit/db.ts'
 import { sandboxSecret, signSandboxBody } from '../../src/modules/payments/gateways/sandbox.ts'
 import { signupCreator } from '../setup/actors.ts'
 import { checkout, createProduct } from '../setup/purchase.ts'
-import { engine, startTestService, type TestService } from '../setup/service.ts'
+import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
 
 let svc: TestService
 beforeAll(async () => {
   svc = await startTestService()
 })
 afterAll(() => svc?.stop())
+
+/** True once another session of this database waits for a lock. */
+async function blockedOnALock(tx: Tx) {
+  const { rows } = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM pg_stat_activity
+    WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(tx)
+  return rows[0]!.n > 0
+}
 
 async function countRows(
   table: 'events' | 'access_grants' | 'emails' | 'payment_callbacks',
@@ -91,6 +101,53 @@ describe(`duplicate and concurrent callbacks have one effect (${engine})`, () =>
       'order.paid',
     ])
   })
+
+  // PostgreSQL only: the race needs a second session holding the charge's lock.
+  if (engine === 'postgres')
+    it('a callback that waited while another paid the order is recorded as a duplicate', async () => {
+      const creator = await signupCreator(svc.api)
+      const product = await createProduct(svc.api, await creator.key(['write:products']))
+      const { order_id: orderId, charge_id: chargeId } = (await checkout(svc.api, product.id)).body
+      const body = JSON.stringify({
+        id: 'evt_late_copy',
+        type: 'charge.paid',
+        charge_id: chargeId,
+        reference: orderId,
+        amount_cents: 9790,
+        created_at: new Date().toISOString(),
+      })
+      const signature = signSandboxBody(sandboxSecret(svc.deps), body)
+      let late: Promise<number> | undefined
+      // The first callback's transaction, as it stands after its lookup: the charge locked.
+      await withTx(svc.deps.db, async (tx) => {
+        await tx
+          .selectFrom('charges')
+          .select('id')
+          .where('gateway_charge_id', '=', chargeId)
+          .forUpdate()
+          .execute()
+        late = fetch(`${svc.url}/api/payments/callback/sandbox`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-sandbox-signature': signature },
+          body,
+        }).then((r) => r.status)
+        await eventually(() => blockedOnALock(tx), 10_000)
+        // It pays the order before committing (what its own statement does).
+        await tx
+          .updateTable('orders')
+          .set({ status: 'paid', paid_at: new Date() })
+          .where('id', '=', orderId)
+          .execute()
+      })
+      expect(await late).toBe(200)
+      const outcomes = await svc.deps.db
+        .selectFrom('payment_callbacks')
+        .select('outcome')
+        .where('gateway_event_id', '=', 'evt_late_copy')
+        .execute()
+      expect(outcomes).toEqual([{ outcome: 'duplicate' }])
+      expect(await countRows('access_grants', ['order_id', orderId])).toBe(0)
+    })
 
   it('a callback whose amount differs from the order leaves it unpaid', async () => {
     const creator = await signupCreator(svc.api)

@@ -307,6 +307,11 @@ export const paymentsRepo = {
 
   inboxIsNew,
 
+  /** A new inbox row's outcome, corrected to what its callback turned out to do. */
+  async setCallbackOutcome(db: Executor, id: string, outcome: string) {
+    await db.updateTable('payment_callbacks').set({ outcome }).where('id', '=', id).execute()
+  },
+
   expireChargesOf(db: Executor, orderId: string) {
     return db
       .updateTable('charges')

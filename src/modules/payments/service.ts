@@ -60,7 +60,13 @@ export async function applyCallback(
       parts: repo.callbackParts(inboxRow, { id: charge!.id, status: 'paid' }),
       onlyIf: repo.inboxIsNew,
     }
-    return (await confirmPayment(tx, deps, charge!.order_id, recorded)) ? 'paid' : 'duplicate'
+    if (await confirmPayment(tx, deps, charge!.order_id, recorded)) return 'paid'
+    // Another callback of this charge (another event id) paid the order while this one waited
+    // on the charge's lock: its lookup read the order as pending from its snapshot (the lock
+    // refreshes the charge row, not the joined order), so the inbox row it wrote says `paid`.
+    // A repeat of one event wrote no row, and this changes nothing.
+    await repo.setCallbackOutcome(tx, inboxRow.id, 'duplicate')
+    return 'duplicate'
   }
   // A refusal moves the charge too, in the inbox's statement.
   const recorded = await repo.recordCallback(
