@@ -1,8 +1,8 @@
-import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Tx, withTx } from '../../src/kit/db.ts'
+import { withTx } from '../../src/kit/db.ts'
 import { sandboxSecret, signSandboxBody } from '../../src/modules/payments/gateways/sandbox.ts'
 import { signupCreator } from '../setup/actors.ts'
+import { blockedOnALock } from '../setup/database.ts'
 import { checkout, createProduct } from '../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../setup/service.ts'
 
@@ -11,14 +11,6 @@ beforeAll(async () => {
   svc = await startTestService()
 })
 afterAll(() => svc?.stop())
-
-/** True once another session of this database waits for a lock. */
-async function blockedOnALock(tx: Tx) {
-  const { rows } = await sql<{ n: number }>`
-    SELECT count(*)::int AS n FROM pg_stat_activity
-    WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(tx)
-  return rows[0]!.n > 0
-}
 
 async function countRows(
   table: 'events' | 'access_grants' | 'emails' | 'payment_callbacks',
@@ -32,6 +24,32 @@ async function countRows(
   return Number(row.n)
 }
 
+/**
+ * The sandbox's signed `charge.paid` of a checkout's charge, as a function that posts it the
+ * way the gateway does (the same bytes every time): the status of each post.
+ */
+function paidNotification(
+  eventId: string,
+  created: { order_id: string; charge_id: string },
+  amountCents = 9790,
+) {
+  const body = JSON.stringify({
+    id: eventId,
+    type: 'charge.paid',
+    charge_id: created.charge_id,
+    reference: created.order_id,
+    amount_cents: amountCents,
+    created_at: new Date().toISOString(),
+  })
+  const signature = signSandboxBody(sandboxSecret(svc.deps), body)
+  return () =>
+    fetch(`${svc.url}/api/payments/callback/sandbox`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-sandbox-signature': signature },
+      body,
+    })
+}
+
 describe(`duplicate and concurrent callbacks have one effect (${engine})`, () => {
   it('20 concurrent copies of one callback plus 5 fresh pay callbacks → one paid transition', async () => {
     const creator = await signupCreator(svc.api)
@@ -40,22 +58,8 @@ describe(`duplicate and concurrent callbacks have one effect (${engine})`, () =>
     const created = await checkout(svc.api, product.id)
     const { order_id: orderId, charge_id: chargeId } = created.body
 
-    const body = JSON.stringify({
-      id: 'evt_same_notification',
-      type: 'charge.paid',
-      charge_id: chargeId,
-      reference: orderId,
-      amount_cents: 9790,
-      created_at: new Date().toISOString(),
-    })
-    const signature = signSandboxBody(sandboxSecret(svc.deps), body)
-    const copies = Array.from({ length: 20 }, () =>
-      fetch(`${svc.url}/api/payments/callback/sandbox`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-sandbox-signature': signature },
-        body,
-      }).then((r) => r.status),
-    )
+    const post = paidNotification('evt_same_notification', created.body)
+    const copies = Array.from({ length: 20 }, () => post().then((r) => r.status))
     const fresh = Array.from({ length: 5 }, () =>
       svc.api('POST', `/sandbox/charges/${chargeId}/pay`).then((r) => r.body.callback_status),
     )
@@ -107,16 +111,9 @@ describe(`duplicate and concurrent callbacks have one effect (${engine})`, () =>
     it('a callback that waited while another paid the order is recorded as a duplicate', async () => {
       const creator = await signupCreator(svc.api)
       const product = await createProduct(svc.api, await creator.key(['write:products']))
-      const { order_id: orderId, charge_id: chargeId } = (await checkout(svc.api, product.id)).body
-      const body = JSON.stringify({
-        id: 'evt_late_copy',
-        type: 'charge.paid',
-        charge_id: chargeId,
-        reference: orderId,
-        amount_cents: 9790,
-        created_at: new Date().toISOString(),
-      })
-      const signature = signSandboxBody(sandboxSecret(svc.deps), body)
+      const created = (await checkout(svc.api, product.id)).body
+      const { order_id: orderId, charge_id: chargeId } = created
+      const post = paidNotification('evt_late_copy', created)
       let late: Promise<number> | undefined
       // The first callback's transaction, as it stands after its lookup: the charge locked.
       await withTx(svc.deps.db, async (tx) => {
@@ -126,11 +123,7 @@ describe(`duplicate and concurrent callbacks have one effect (${engine})`, () =>
           .where('gateway_charge_id', '=', chargeId)
           .forUpdate()
           .execute()
-        late = fetch(`${svc.url}/api/payments/callback/sandbox`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-sandbox-signature': signature },
-          body,
-        }).then((r) => r.status)
+        late = post().then((r) => r.status)
         await eventually(() => blockedOnALock(tx), 10_000)
         // It pays the order before committing (what its own statement does).
         await tx
@@ -154,22 +147,7 @@ describe(`duplicate and concurrent callbacks have one effect (${engine})`, () =>
     const key = await creator.key(['write:products'])
     const product = await createProduct(svc.api, key)
     const created = await checkout(svc.api, product.id)
-    const body = JSON.stringify({
-      id: 'evt_wrong_amount',
-      type: 'charge.paid',
-      charge_id: created.body.charge_id,
-      reference: created.body.order_id,
-      amount_cents: 100,
-      created_at: new Date().toISOString(),
-    })
-    const res = await fetch(`${svc.url}/api/payments/callback/sandbox`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-sandbox-signature': signSandboxBody(sandboxSecret(svc.deps), body),
-      },
-      body,
-    })
+    const res = await paidNotification('evt_wrong_amount', created.body, 100)()
     expect(res.status).toBe(200)
     expect((await res.json()).outcome).toBe('amount_mismatch')
     const status = await svc.api('GET', `/api/orders/${created.body.order_id}/status`)

@@ -3,9 +3,10 @@
 // start as a copy of the migrated database the run's global setup made (global.ts).
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { sql } from 'kysely'
 import pg from 'pg'
 import { inject } from 'vitest'
-import { type Database, openDatabase } from '../../src/kit/db.ts'
+import { type Database, type Executor, openDatabase } from '../../src/kit/db.ts'
 
 export const serverUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || undefined
 export const engine = serverUrl ? 'postgres' : 'pglite'
@@ -76,4 +77,12 @@ export async function withAdmin<T>(fn: (admin: pg.Client) => Promise<T>): Promis
   } finally {
     await admin.end()
   }
+}
+
+/** True once some session of this database waits for a lock (PostgreSQL only). */
+export async function blockedOnALock(db: Executor): Promise<boolean> {
+  const { rows } = await sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM pg_stat_activity
+    WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db)
+  return rows[0]!.n > 0
 }

@@ -8,7 +8,7 @@ import { toBrl } from '../../kit/money.ts'
 import type { RateLimit } from '../../kit/rate-limit.ts'
 import { userIdByEmail } from '../accounts/service.ts'
 import { priceWithCoupon } from '../catalog/coupons.ts'
-import { findProductById, sellable, sellableAfterHit } from '../catalog/service.ts'
+import { findProductById, sellableAfterHit } from '../catalog/service.ts'
 import { planShares } from '../ledger/shares.ts'
 import { findOrder } from '../orders/service.ts'
 import { barcodeSvgDataUrl } from '../payments/boleto.ts'
@@ -39,7 +39,8 @@ export const CHARGE_BEING_CANCELED =
 
 /**
  * Creates the buyer (if new), the pending order and then the gateway charge (SPEC §4, §5).
- * Order first: one statement writes the buyer, the order, its shares and opens the order's
+ * The product is read in the statement that logs the request's rate-limit hit (a full window is
+ * a 429 before anything else). Order first: one statement writes the buyer, the order, its shares and opens the order's
  * gateway check, after its coupon's redemption when there is one (a coupon used up meanwhile
  * is refused there, before any charge; open-order.ts). Then the gateway charges the order,
  * outside any transaction, and a second write records the answer (order-charge.ts). A charge
@@ -52,18 +53,16 @@ export async function createCheckout(
   request: {
     remoteIp?: string | undefined
     /** The request's rate-limit hit, logged in the statement that reads the product. */
-    limit?: { rule: RateLimit; key: string }
-  } = {},
+    limit: { rule: RateLimit; key: string }
+  },
 ): Promise<CheckoutOut> {
-  const { product, plan, splits } = request.limit
-    ? await sellableAfterHit(
-        deps.database.relaxed,
-        deps.clock,
-        request.limit,
-        input.product_id,
-        input.plan_id,
-      )
-    : await sellable(deps.db, input.product_id, input.plan_id)
+  const { product, plan, splits } = await sellableAfterHit(
+    deps.database.relaxed,
+    deps.clock,
+    request.limit,
+    input.product_id,
+    input.plan_id,
+  )
   assertMethodOffered(product, deps.gateway.capabilities, input.payment_method)
   const taxId = normalizeTaxId(input.cpf)
   if (!taxId) throw new BadRequest('CPF/CNPJ inválido')

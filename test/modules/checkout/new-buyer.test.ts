@@ -1,10 +1,7 @@
-// A checkout writes its buyer in the order's own statement (checkout/open-order.ts). Several
-// first checkouts of one new e-mail at once: each gets its order, all for one buyer, who is
-// created once and mailed one access link; a returning buyer gets no second one.
-import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTx } from '../../../src/kit/db.ts'
 import { signupCreator } from '../../setup/actors.ts'
+import { blockedOnALock } from '../../setup/database.ts'
 import { checkout, createProduct } from '../../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
 
@@ -81,12 +78,7 @@ describe(`a checkout's new buyer (${engine})`, () => {
         // The checkout's statement waits on this uncommitted user, then finds it taken but
         // not visible to its own snapshot: without the second run it would be a 500.
         const request = checkout(svc.api, productId, { email })
-        await eventually(async () => {
-          const { rows } = await sql<{ n: number }>`
-            SELECT count(*)::int AS n FROM pg_stat_activity
-            WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db)
-          return rows[0]!.n > 0
-        })
+        await eventually(() => blockedOnALock(db))
         return { request }
       })
       const res = await pending.request

@@ -4,10 +4,11 @@
 import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Executor, withTx } from '../../../src/kit/db.ts'
+import { withTx } from '../../../src/kit/db.ts'
 import { ledgerRepo } from '../../../src/modules/ledger/repo.ts'
 import { type Holder, holdWithdrawal, lockAvailable } from '../../../src/modules/ledger/service.ts'
 import { signupCreator } from '../../setup/actors.ts'
+import { blockedOnALock } from '../../setup/database.ts'
 import { expectBooksExact, holdNow, paidSale } from '../../setup/ledger.ts'
 import { checkout, createProduct, pay } from '../../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
@@ -37,13 +38,6 @@ function latch(): [Promise<void>, () => void] {
     open = resolve
   })
   return [done, open]
-}
-
-async function blockedOnALock(db: Executor) {
-  const { rows } = await sql<{ n: number }>`
-    SELECT count(*)::int AS n FROM pg_stat_activity
-    WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db)
-  return rows[0]!.n > 0
 }
 
 describe(`striped creator balances (${engine})`, () => {

@@ -2,10 +2,9 @@
 // the test calls the worker's steps itself, so crashes, repeats and races happen exactly where
 // the test puts them.
 import { randomUUID } from 'node:crypto'
-import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Deps } from '../../../src/deps.ts'
-import { type Tx, withTx } from '../../../src/kit/db.ts'
+import { withTx } from '../../../src/kit/db.ts'
 import { lockOrder } from '../../../src/modules/orders/service.ts'
 import { parseDigitableLine } from '../../../src/modules/payments/boleto.ts'
 import { parsePixCopyPaste } from '../../../src/modules/payments/brcode.ts'
@@ -16,6 +15,7 @@ import {
   issueDueRenewals,
   runDueRenewals,
 } from '../../../src/modules/subscriptions/renewals.ts'
+import { blockedOnALock } from '../../setup/database.ts'
 import { createProduct, pay } from '../../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
 import {
@@ -46,14 +46,6 @@ beforeAll(async () => {
 afterAll(() => svc?.stop())
 
 const pass = (deps: Deps = svc.deps) => runDueRenewals(deps)
-
-/** True once another session of this database waits for a lock (PostgreSQL only). */
-async function blockedOnALock(tx: Tx) {
-  const { rows } = await sql<{ n: number }>`
-    SELECT count(*)::int AS n FROM pg_stat_activity
-    WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(tx)
-  return rows[0]!.n > 0
-}
 
 /** Moves the shared clock forward to `at` (never backwards). */
 async function advanceTo(at: number) {
