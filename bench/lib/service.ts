@@ -33,6 +33,18 @@ export async function startBenchService(
   }
 }
 
+/** The checkout body of a new buyer paying `productId` by PIX: `n` keeps its e-mail unique. */
+export function pixBuyer(productId: string, n: number) {
+  return {
+    product_id: productId,
+    name: 'Comprador Bench',
+    email: `buyer-${n}-${randomBytes(3).toString('hex')}@example.com`,
+    cpf: '529.982.247-25',
+    phone: '(11) 98765-4321',
+    payment_method: 'pix',
+  }
+}
+
 /** Sign-up, an API key with `scopes`, and a one-plan product of `priceCents`. */
 export async function benchCreator(url: string, scopes: string[], priceCents: number) {
   const email = `bench-${randomBytes(4).toString('hex')}@example.com`

@@ -1,9 +1,8 @@
 // Scenario 1: a buyer's whole purchase — POST /api/checkout/create (PIX) then the sandbox pay
 // control, whose signed callback runs the paid-order transaction — by N concurrent buyers.
-import { randomBytes } from 'node:crypto'
 import { request } from '../lib/http.ts'
 import { Latency } from '../lib/latency.ts'
-import { benchCreator, startBenchService } from '../lib/service.ts'
+import { benchCreator, pixBuyer, startBenchService } from '../lib/service.ts'
 
 export interface CheckoutPayResult {
   engine: 'pglite' | 'postgres'
@@ -39,14 +38,7 @@ export async function checkoutPay(opts: {
     const buyOnce = async (record: boolean) => {
       const started = performance.now()
       const created = await request(url, 'POST', '/api/checkout/create', {
-        body: {
-          product_id: productId,
-          name: 'Comprador Bench',
-          email: `buyer-${n++}-${randomBytes(3).toString('hex')}@example.com`,
-          cpf: '529.982.247-25',
-          phone: '(11) 98765-4321',
-          payment_method: 'pix',
-        },
+        body: pixBuyer(productId, n++),
       })
       const createdAt = performance.now()
       const paid =

@@ -3,9 +3,8 @@
 // headers) and the time until the page is usable, i.e. DOMContentLoaded: the page script is a
 // classic script at the end of <body>, so by then it has run and every form is wired. The
 // dashboard is measured logged in, for an account with sales on it.
-import { randomBytes } from 'node:crypto'
 import { request } from '../lib/http.ts'
-import { benchCreator, startBenchService } from '../lib/service.ts'
+import { benchCreator, pixBuyer, startBenchService } from '../lib/service.ts'
 import { firstLoad } from './checkout-page.ts'
 
 export interface PageLoad {
@@ -34,14 +33,7 @@ export async function dashboardPage(): Promise<PageLoad[]> {
     const creator = await benchCreator(url, ['write:products', 'read:products'], 4990)
     for (let i = 0; i < SALES; i++) {
       const created = await request(url, 'POST', '/api/checkout/create', {
-        body: {
-          product_id: creator.productId,
-          name: 'Comprador Bench',
-          email: `buyer-${i}-${randomBytes(3).toString('hex')}@example.com`,
-          cpf: '529.982.247-25',
-          phone: '(11) 98765-4321',
-          payment_method: 'pix',
-        },
+        body: pixBuyer(creator.productId, i),
       })
       await request(url, 'POST', `/sandbox/charges/${created.body.charge_id}/pay`)
     }

@@ -24,7 +24,7 @@ import {
   unusedIndexes,
   walCounters,
 } from '../lib/pg-cpu.ts'
-import { benchCreator } from '../lib/service.ts'
+import { benchCreator, pixBuyer } from '../lib/service.ts'
 import { startServiceProcess } from '../lib/service-process.ts'
 
 const PRICE_CENTS = 9790
@@ -200,12 +200,7 @@ export async function launchDay(opts: {
       const created = await request(url, 'POST', '/api/checkout/create', {
         headers: { 'x-forwarded-for': buyerAddress() },
         body: {
-          product_id: creator.productId,
-          name: 'Comprador Bench',
-          email: `buyer-${n++}-${randomBytes(3).toString('hex')}@example.com`,
-          cpf: '529.982.247-25',
-          phone: '(11) 98765-4321',
-          payment_method: 'pix',
+          ...pixBuyer(creator.productId, n++),
           ...(affiliateCode ? { affiliate_code: affiliateCode } : {}),
         },
       })

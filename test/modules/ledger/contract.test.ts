@@ -133,6 +133,15 @@ describe(`ledger contract for withdrawals (${engine})`, () => {
         )
       }),
     ).rejects.toThrow(/breaks available/)
+    // Nor when the row is written twice: the first write's check leaves it to the second's.
+    await expect(
+      withTx(db, async (tx) => {
+        await sql`INSERT INTO creator_balances (account_id, slot, paid_cents, available_cents)
+          VALUES (${creator.accountId}, 3, 100, 100)`.execute(tx)
+        await sql`UPDATE creator_balances SET paid_cents = paid_cents + 1
+          WHERE account_id = ${creator.accountId} AND slot = 3`.execute(tx)
+      }),
+    ).rejects.toThrow(/breaks available/)
     expect(await ledgerTotals(db)).toEqual({ total: 0, worstPosting: 0 })
   })
 })
