@@ -20,8 +20,9 @@ import { benchCreator, pixBuyer } from './lib/service.ts'
 import { startServiceProcess } from './lib/service-process.ts'
 
 const OUT_DIR = process.env.CALLGRIND_DIR ?? '/tmp/vitrine-callgrind/out'
-// Fewer than the launch bench's 16: under valgrind, 16 at once pile up past the callbacks' time-out.
-const buyers = Number(process.env.CG_BUYERS ?? 8)
+// Fewer than the launch bench's 16: under valgrind, 8 at once already pile up past the sandbox
+// callbacks' 10 s time-out now and then (the pay then answers 500 and the run stops).
+const buyers = Number(process.env.CG_BUYERS ?? 4)
 // Two runs of each, their difference counted: per connection, PostgreSQL plans a statement's
 // first runs apart (custom plans), so short runs overstate planning.
 const few = Number(process.env.CG_FEW ?? 200)
@@ -135,7 +136,7 @@ async function buyAll(
     if (created.status !== 201) throw new Error(`checkout: ${created.status}`)
     const payment = await request(svc.url, 'POST', `/sandbox/charges/${created.body.charge_id}/pay`)
     if (payment.status !== 200 || payment.body.callback_status !== 200) {
-      throw new Error(`pay: ${payment.status}`)
+      throw new Error(`pay: ${payment.status} ${JSON.stringify(payment.body)}`)
     }
   }
   await Promise.all(

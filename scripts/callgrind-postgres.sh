@@ -22,7 +22,10 @@ case "${1:-}" in
       "$BIN/postgres" -D "$DIR/data" -p "$PORT" -k "$DIR" -c listen_addresses=127.0.0.1 \
       -c autovacuum=off >"$DIR/server.log" 2>&1 &
     for _ in $(seq 60); do
-      pg_isready -q -h 127.0.0.1 -p "$PORT" && { echo "postgres://postgres@127.0.0.1:$PORT/postgres"; exit 0; }
+      if pg_isready -q -h 127.0.0.1 -p "$PORT"; then
+        echo "postgres://postgres@127.0.0.1:$PORT/postgres"
+        exit 0
+      fi
       sleep 1
     done
     echo "the cluster did not start: $DIR/server.log" >&2

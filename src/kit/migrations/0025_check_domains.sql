@@ -9,7 +9,8 @@
 --
 -- The rules are the same ones; a value they refuse is still refused, now as "value for domain
 -- … violates check constraint …". CHECKs over several columns stay CHECKs (orders' interest,
--- ledger_entries' holder rules, ledger_postings' fact), and so do the tables a purchase does not write.
+-- ledger_entries' holder rules, ledger_postings' fact), and so do the tables a purchase does
+-- not write.
 --
 -- Each domain is created bare, the column moved onto it, then the rule added: a domain that
 -- already had a constraint would make PostgreSQL rewrite the table. The column changes type
