@@ -5,8 +5,11 @@
 // columns there (PostgreSQL refuses to run it rather than return others), so every later run
 // skips the Describe message, PostgreSQL's RowDescription answer and pg's per-run work on it
 // (field objects, parser lookups, a row template: 3 % of the service's CPU in a launch
-// profile, all from the same few dozen statements).
+// profile, all from the same few dozen statements). That first Describe asks for the statement,
+// not the portal: the answer also gives the parameters' types, and from then on the parameters
+// whose types have a simple binary layout go in binary (kit/pg-binary.ts).
 import { createRequire } from 'node:module'
+import { parameterEncoders } from './pg-binary.ts'
 
 /** pg's own conversion of a parameter to its wire text (dates, arrays, buffers, JSON). */
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
@@ -25,11 +28,13 @@ interface Shape {
 /** What pg's client exposes to a submittable (its Connection), as far as a run uses it. */
 interface WireConnection {
   stream: { cork?(): void; uncork?(): void }
+  once(event: 'parameterDescription', listener: (message: { dataTypeIDs: number[] }) => void): void
+  off(event: 'parameterDescription', listener: (message: { dataTypeIDs: number[] }) => void): void
   parsedStatements: Record<string, string>
   submittedNamedStatements: Record<string, string>
   parse(config: { text: string; name: string; types: number[] }): void
   bind(config: { statement: string; values: unknown[] }): void
-  describe(config: { type: 'P'; name: string }): void
+  describe(config: { type: 'S'; name: string }): void
   execute(config: Record<string, never>): void
   sync(): void
   sendCopyFail(message: string): void
@@ -46,6 +51,13 @@ export interface RunResult {
   rows: Record<string, unknown>[]
 }
 
+type Encoders = ReturnType<typeof parameterEncoders>
+/**
+ * Each statement's parameter encoders by name, once PostgreSQL described its parameters on
+ * some connection: a text's parameters get the same types on every connection of a database.
+ */
+const encodersOf = new Map<string, Encoders>()
+
 /** Each connection's shapes by statement name (a name stands for one text: kit/db.ts). */
 const shapesOf = new WeakMap<WireConnection, Map<string, Shape>>()
 const NO_COLUMNS: Shape = { names: [], parsers: [] }
@@ -61,6 +73,8 @@ export class PreparedRun {
   /** BEGIN's CommandComplete, which precedes the statement's own, is still to come. */
   private beginPending = false
   private readonly result: RunResult = { command: null, rowCount: null, rows: [] }
+  /** Listening for this statement's parameter types (its first description anywhere). */
+  private unlisten: (() => void) | null = null
 
   constructor(
     /** Read by pg's client for its prepared-statement bookkeeping. */
@@ -82,9 +96,12 @@ export class PreparedRun {
 
   /** Writes the run's messages; an error returned here is reported through handleError. */
   submit(connection: WireConnection): Error | null {
+    const encoders = encodersOf.get(this.name)
     let values: unknown[]
     try {
-      values = this.values.map(prepareValue)
+      values = encoders
+        ? this.values.map((value, i) => encoders[i]?.(value) ?? prepareValue(value))
+        : this.values.map(prepareValue)
     } catch (error) {
       return error as Error
     }
@@ -96,6 +113,7 @@ export class PreparedRun {
     this.shapes = shapes
     this.shape = shapes.get(this.name)
     const describe = !this.shape
+    if (describe && !encoders) this.listenForTypes(connection)
     connection.stream.cork?.()
     try {
       if (this.opensTransaction) {
@@ -113,13 +131,23 @@ export class PreparedRun {
         connection.submittedNamedStatements[this.name] = this.text
       }
       connection.bind({ statement: this.name, values })
-      if (describe) connection.describe({ type: 'P', name: '' })
+      if (describe) connection.describe({ type: 'S', name: this.name })
       connection.execute({})
       connection.sync()
     } finally {
       connection.stream.uncork?.()
     }
     return null
+  }
+
+  /** pg's client does not pass ParameterDescription on; the connection emits it. */
+  private listenForTypes(connection: WireConnection) {
+    const listener = ({ dataTypeIDs }: { dataTypeIDs: number[] }) => {
+      this.unlisten = null
+      encodersOf.set(this.name, parameterEncoders(dataTypeIDs))
+    }
+    connection.once('parameterDescription', listener)
+    this.unlisten = () => connection.off('parameterDescription', listener)
   }
 
   handleRowDescription(message: { fields: Field[] }) {
@@ -166,12 +194,14 @@ export class PreparedRun {
   }
 
   handleReadyForQuery() {
+    this.unlisten?.()
     if (this.failure) this.settle.reject(this.failure)
     else this.settle.resolve(this.result)
   }
 
   /** The server's error (the client then drops this run), or a connection's. */
   handleError(error: unknown) {
+    this.unlisten?.()
     this.settle.reject(this.failure ?? error)
   }
 
