@@ -299,17 +299,20 @@ export const ledgerRepo = {
 
   /** Paid shares with room left, oldest earnings first. */
   freeShares(db: Executor, kind: ShareKind, userId: string, limit: number) {
-    return db
-      .selectFrom('order_shares')
-      .selectAll()
-      .where('kind', '=', kind)
-      .where('user_id', '=', userId)
-      .where('status', '=', 'paid')
-      .whereRef('allocated_cents', '<', 'amount_cents')
-      .orderBy('earned_at')
-      .orderBy('id')
-      .limit(limit)
-      .execute() as Promise<ShareRow[]>
+    return (
+      db
+        .selectFrom('order_shares')
+        .selectAll()
+        .where('kind', '=', kind)
+        .where('user_id', '=', userId)
+        // In the text, not a parameter: the partial index's predicate (test/kit/partial-indexes).
+        .where('status', '=', sql.lit('paid'))
+        .whereRef('allocated_cents', '<', 'amount_cents')
+        .orderBy('earned_at')
+        .orderBy('id')
+        .limit(limit)
+        .execute() as Promise<ShareRow[]>
+    )
   },
 
   /** Withdrawn money sitting on rejected shares (debts), oldest first, with its withdrawals. */
@@ -320,8 +323,8 @@ export const ledgerRepo = {
       .select(['a.withdrawal_id', 'a.share_id', 'a.account_id', 'a.amount_cents'])
       .where('s.kind', '=', kind)
       .where('s.user_id', '=', userId)
-      .where('s.status', '=', 'rejected')
-      .where('s.allocated_cents', '>', 0)
+      .where('s.status', '=', sql.lit('rejected'))
+      .where('s.allocated_cents', '>', sql.lit(0))
       .orderBy('s.earned_at')
       .orderBy('s.id')
       .orderBy('a.withdrawal_id')

@@ -286,17 +286,4 @@ export const ordersRepo = {
       .where('id', '=', id)
       .execute()
   },
-
-  /** Pending orders past their expiry (not locked: the expiry locks their charges first). */
-  async dueForExpiry(db: Executor, now: Date, limit: number) {
-    const rows = await db
-      .selectFrom('orders')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('expires_at', '<=', now)
-      .orderBy('expires_at')
-      .limit(limit)
-      .execute()
-    return rows.map((r) => r.id)
-  },
 }

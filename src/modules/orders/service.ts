@@ -134,9 +134,6 @@ export async function setExpiry(tx: Tx, orderId: string, expiresAt: Date) {
   await repo.setExpiry(tx, orderId, expiresAt)
 }
 
-export const dueForExpiry = (db: Executor, now: Date, limit: number) =>
-  repo.dueForExpiry(db, now, limit)
-
 /** Locks an order (refunds, chargebacks): callers lock the order before any balance row. */
 export async function lockOrder(tx: Tx, id: string, accountId?: string): Promise<OrderRow | null> {
   const row = accountId

@@ -352,10 +352,11 @@ export const paymentsRepo = {
     const rows = await db
       .selectFrom('orders')
       .leftJoin('gateway_checks as c', (join) =>
-        join.onRef('c.id', '=', 'orders.id').on('c.status', '=', 'pending'),
+        join.onRef('c.id', '=', 'orders.id').on('c.status', '=', sql.lit('pending')),
       )
       .select('orders.id')
-      .where('orders.status', '=', 'pending')
+      // In the text, not a parameter: the partial index's predicate (test/kit/partial-indexes).
+      .where('orders.status', '=', sql.lit('pending'))
       .where('orders.expires_at', '<=', now)
       .where((eb) => eb.or([eb('c.id', 'is', null), eb('c.next_attempt_at', '<=', now)]))
       .orderBy('orders.expires_at')

@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely'
+import { type Insertable, sql, type Updateable } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { SubscriptionStatus, SubscriptionsTable } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
@@ -67,14 +67,17 @@ export const subscriptionsRepo = {
 
   /** Subscriptions whose next step is due, unlocked: the worker locks each in the lock order. */
   findDue(db: Executor, now: Date, limit: number) {
-    return db
-      .selectFrom('subscriptions')
-      .select(['id', 'renewal_order_id'])
-      .where('status', '<>', 'canceled')
-      .where('next_action_at', '<=', now)
-      .orderBy('next_action_at')
-      .limit(limit)
-      .execute()
+    return (
+      db
+        .selectFrom('subscriptions')
+        .select(['id', 'renewal_order_id'])
+        // In the text, not a parameter: the partial index's predicate (test/kit/partial-indexes).
+        .where('status', '<>', sql.lit('canceled'))
+        .where('next_action_at', '<=', now)
+        .orderBy('next_action_at')
+        .limit(limit)
+        .execute()
+    )
   },
 
   /** Locks one subscription if its next step is still due; another worker's row is skipped. */
