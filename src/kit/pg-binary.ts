@@ -1,11 +1,11 @@
 // Parameters sent to PostgreSQL in its binary format where their type has a simple layout
 // (uuid, int2/4/8, timestamptz, bool and arrays of them, arrays of text and jsonb): PostgreSQL
-// then copies bytes instead of parsing text. Parsing parameters (array_in with uuid_in per element,
-// timestamptz_in) was ~10 % of PostgreSQL's instructions a purchase (callgrind). The types are
-// the ones PostgreSQL itself inferred for the statement (kit/pg-prepared.ts asks once), so the
-// bytes are read as exactly that type. A value that does not fit its type as expected (a
-// string for a timestamptz, a number out of range, a uuid in another spelling) goes as text,
-// as before, and PostgreSQL answers it as it always did.
+// then copies bytes instead of parsing text. Parsing parameters (array_in with uuid_in per
+// element, timestamptz_in) was ~10 % of PostgreSQL's instructions a purchase (callgrind). The
+// types are the ones PostgreSQL itself inferred for the statement (kit/pg-prepared.ts asks
+// once), so the bytes are read as exactly that type. A value that does not fit its type as
+// expected (a string for a timestamptz, a number out of range, a uuid in another spelling)
+// goes as text, as before, and PostgreSQL answers it as it always did.
 
 /** A value's bytes in PostgreSQL's binary format, or undefined: send it as text. */
 type Encoder = (value: unknown) => Buffer | undefined
@@ -14,12 +14,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** 2000-01-01T00:00:00Z, PostgreSQL's epoch for timestamps, in Unix milliseconds. */
 const PG_EPOCH_MS = 946_684_800_000
 
+/** A two's-complement integer; an int8 only within what a JS number holds exactly. */
 function integer(bytes: 2 | 4 | 8): Encoder {
-  const limit = bytes === 8 ? Number.MAX_SAFE_INTEGER : 2 ** (bytes * 8 - 1) - 1
+  const max = bytes === 8 ? Number.MAX_SAFE_INTEGER : 2 ** (bytes * 8 - 1) - 1
+  const min = bytes === 8 ? -Number.MAX_SAFE_INTEGER : -(max + 1)
   return (value) => {
     if (!Number.isInteger(value)) return undefined
     const n = value as number
-    if (n > limit || n < -limit - (bytes === 8 ? 0 : 1)) return undefined
+    if (n > max || n < min) return undefined
     const buf = Buffer.allocUnsafe(bytes)
     if (bytes === 2) buf.writeInt16BE(n)
     else if (bytes === 4) buf.writeInt32BE(n)
@@ -97,7 +99,7 @@ const ENCODERS = new Map<number, Encoder>([
   [21, integer(2)],
   [1184, timestamptz],
   [16, bool],
-  // A text or jsonb parameter costs PostgreSQL no parsing; an array of text spares it the quoting.
+  // Text and jsonb read the same either way; in an array, binary spares the quoting.
   [2951, arrayOf(2950, uuid)],
   [1016, arrayOf(20, integer(8))],
   [1007, arrayOf(23, integer(4))],

@@ -15,8 +15,10 @@ afterAll(() => svc?.stop())
 
 const SCOPES = ['write:products', 'write:webhooks']
 
-/** The constraint a statement broke, or null when it ran. */
-async function brokenConstraint(statement: Parameters<typeof sql.raw>[0]): Promise<string | null> {
+class Rollback extends Error {}
+
+/** The constraint a statement broke, or null when it ran (rolled back either way). */
+async function brokenConstraint(statement: string): Promise<string | null> {
   try {
     await svc.testDb.database.db.transaction().execute(async (tx) => {
       await sql.raw(statement).execute(tx)
@@ -28,7 +30,6 @@ async function brokenConstraint(statement: Parameters<typeof sql.raw>[0]): Promi
   }
   return null
 }
-class Rollback extends Error {}
 
 describe(`tenant keys through the parent (${engine})`, () => {
   it("refuses rows whose account is not their product's, plan's or endpoint's", async () => {
@@ -74,8 +75,8 @@ describe(`tenant keys through the parent (${engine})`, () => {
     ).toBe('orders_plan_fkey')
     expect(
       await brokenConstraint(
-        `UPDATE orders SET product_id = '${otherProductA.id}', plan_id = '${otherProductA.plans[0].id}'
-          WHERE id = '${orderId}'`,
+        `UPDATE orders SET product_id = '${otherProductA.id}',
+          plan_id = '${otherProductA.plans[0].id}' WHERE id = '${orderId}'`,
       ),
     ).toBeNull()
     expect(
@@ -90,7 +91,8 @@ describe(`tenant keys through the parent (${engine})`, () => {
     ).toBeNull()
     expect(
       await brokenConstraint(
-        `UPDATE webhook_deliveries SET endpoint_id = '${hookB.body.data.id}' WHERE id = '${delivery.id}'`,
+        `UPDATE webhook_deliveries SET endpoint_id = '${hookB.body.data.id}'
+          WHERE id = '${delivery.id}'`,
       ),
     ).toBe('webhook_deliveries_endpoint_fkey')
     expect(

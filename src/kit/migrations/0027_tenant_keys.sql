@@ -12,6 +12,8 @@
 --
 -- Adding a key reads its table once to validate it (and fails, naming the rows' key, where
 -- existing rows disagree: a row pointing at another tenant's parent was a bug to fix first).
+-- The migration's transaction holds each table against writes meanwhile: on a large install,
+-- run it when sales are quiet, or add the keys NOT VALID and VALIDATE them apart.
 
 ALTER TABLE products ADD CONSTRAINT products_id_account_key UNIQUE (id, account_id);
 ALTER TABLE plans ADD CONSTRAINT plans_id_product_key UNIQUE (id, product_id);

@@ -297,25 +297,29 @@ export const ledgerRepo = {
       .execute() as Promise<ShareRow[]>
   },
 
-  /** Paid shares with room left, oldest earnings first. */
+  /**
+   * Paid shares with room left, oldest earnings first. The status is a literal in the text, not a
+   * parameter, so that a generic plan can use the partial index (test/kit/db.test.ts).
+   */
   freeShares(db: Executor, kind: ShareKind, userId: string, limit: number) {
-    return (
-      db
-        .selectFrom('order_shares')
-        .selectAll()
-        .where('kind', '=', kind)
-        .where('user_id', '=', userId)
-        // In the text, not a parameter: the partial index's predicate (test/kit/partial-indexes).
-        .where('status', '=', sql.lit('paid'))
-        .whereRef('allocated_cents', '<', 'amount_cents')
-        .orderBy('earned_at')
-        .orderBy('id')
-        .limit(limit)
-        .execute() as Promise<ShareRow[]>
-    )
+    return db
+      .selectFrom('order_shares')
+      .selectAll()
+      .where('kind', '=', kind)
+      .where('user_id', '=', userId)
+      .where('status', '=', sql.lit('paid'))
+      .whereRef('allocated_cents', '<', 'amount_cents')
+      .orderBy('earned_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute() as Promise<ShareRow[]>
   },
 
-  /** Withdrawn money sitting on rejected shares (debts), oldest first, with its withdrawals. */
+  /**
+   * Withdrawn money sitting on rejected shares (debts), oldest first, with its withdrawals.
+   * The status and the sign are literals in the text, not parameters, so that a generic plan
+   * can use the partial index (test/kit/db.test.ts).
+   */
   debtPieces(db: Executor, kind: ShareKind, userId: string) {
     return db
       .selectFrom('order_shares as s')

@@ -347,6 +347,8 @@ export const paymentsRepo = {
   /**
    * Pending orders past their expiry, oldest first, except those whose gateway check is waiting
    * for a later look (an unknown answer backing off): they are not asked again before then.
+   * The statuses are literals in the text, not parameters, so that a generic plan can use the
+   * partial index (test/kit/db.test.ts).
    */
   async dueForExpiry(db: Executor, now: Date, limit: number) {
     const rows = await db
@@ -355,7 +357,6 @@ export const paymentsRepo = {
         join.onRef('c.id', '=', 'orders.id').on('c.status', '=', sql.lit('pending')),
       )
       .select('orders.id')
-      // In the text, not a parameter: the partial index's predicate (test/kit/partial-indexes).
       .where('orders.status', '=', sql.lit('pending'))
       .where('orders.expires_at', '<=', now)
       .where((eb) => eb.or([eb('c.id', 'is', null), eb('c.next_attempt_at', '<=', now)]))

@@ -65,19 +65,20 @@ export const subscriptionsRepo = {
       .execute() as Promise<SubscriptionRow[]>
   },
 
-  /** Subscriptions whose next step is due, unlocked: the worker locks each in the lock order. */
+  /**
+   * Subscriptions whose next step is due, unlocked: the worker locks each in the lock order.
+   * The status is a literal in the text, not a parameter, so that a generic plan can use the
+   * partial index (test/kit/db.test.ts).
+   */
   findDue(db: Executor, now: Date, limit: number) {
-    return (
-      db
-        .selectFrom('subscriptions')
-        .select(['id', 'renewal_order_id'])
-        // In the text, not a parameter: the partial index's predicate (test/kit/partial-indexes).
-        .where('status', '<>', sql.lit('canceled'))
-        .where('next_action_at', '<=', now)
-        .orderBy('next_action_at')
-        .limit(limit)
-        .execute()
-    )
+    return db
+      .selectFrom('subscriptions')
+      .select(['id', 'renewal_order_id'])
+      .where('status', '<>', sql.lit('canceled'))
+      .where('next_action_at', '<=', now)
+      .orderBy('next_action_at')
+      .limit(limit)
+      .execute()
   },
 
   /** Locks one subscription if its next step is still due; another worker's row is skipped. */
