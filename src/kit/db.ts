@@ -49,6 +49,16 @@ function parseInt8(text: string): number {
 /** Connections of the relaxed-commit pool: the workers' outbox writes and rate-limit counts. */
 const RELAXED_POOL = 4
 
+/**
+ * A pooled connection is replaced after this long (when next idle). Its prepared statements'
+ * generic plans were made for the tables as they were then: a plan made while a table was
+ * tiny (a sequential scan of `emails` for `id = ANY($1)`) stays until the table's statistics
+ * change, which needs autovacuum, and reads the whole table at every run as it grows. A new
+ * connection plans for the tables as they are. Ten minutes: a handful of reconnections and
+ * re-plannings per connection an hour.
+ */
+const CONNECTION_LIFETIME_SECONDS = 600
+
 /** Distinct statement texts given a prepared-statement name; beyond, texts run unnamed. */
 const MAX_PREPARED = 2_000
 const preparedNames = new Map<string, string>()
@@ -134,6 +144,8 @@ export async function openDatabase(opts: {
   poolSize?: number
   /** PostgreSQL: prepare each parameterized statement once per connection (default true). */
   preparedStatements?: boolean
+  /** PostgreSQL: seconds before a pooled connection is replaced (tests shorten it). */
+  connectionLifetimeSeconds?: number
 }): Promise<Database> {
   if (opts.databaseUrl) {
     const poolOf = (max: number, options?: string) => {
@@ -141,6 +153,7 @@ export async function openDatabase(opts: {
         Client: opts.preparedStatements === false ? pg.Client : PreparingClient,
         connectionString: opts.databaseUrl,
         max,
+        maxLifetimeSeconds: opts.connectionLifetimeSeconds ?? CONNECTION_LIFETIME_SECONDS,
         ...(options && { options }),
         types: {
           getTypeParser: ((oid: number, format?: 'text' | 'binary') => {

@@ -171,6 +171,32 @@ describe(`database layer (${engine})`, () => {
       }
     })
 
+  // Generic plans are made for the tables as they were: a connection is replaced in time, and
+  // its statements are prepared and planned again on the new one.
+  if (engine === 'postgres')
+    it('replaces a pooled connection after its lifetime, its statements prepared anew', async () => {
+      const one = await openDatabase({
+        databaseUrl: testDb.url,
+        poolSize: 1,
+        connectionLifetimeSeconds: 1,
+      })
+      const backend = async () =>
+        (
+          await sql<{ pid: number; one: number }>`
+            SELECT pg_backend_pid() AS pid, ${1}::int AS one`.execute(one.db)
+        ).rows[0]!
+      try {
+        const first = await backend()
+        expect((await backend()).pid).toBe(first.pid)
+        await new Promise((r) => setTimeout(r, 1_500))
+        const later = await backend()
+        expect(later).toEqual({ pid: expect.any(Number), one: 1 })
+        expect(later.pid).not.toBe(first.pid)
+      } finally {
+        await one.close()
+      }
+    })
+
   it('applies migrations once, even when two runs race', async () => {
     const [first, second] = await Promise.all([migrate(testDb.database), migrate(testDb.database)])
     const files = readdirSync('src/kit/migrations')
