@@ -9,7 +9,7 @@ import { subscriptionsRepo } from '../../src/modules/subscriptions/repo.ts'
 import { createTestDatabase, engine, type TestDatabase } from '../setup/database.ts'
 
 const USER = '0192f3a4-5b6c-7d8e-9fa0-b1c2d3e4f5a6'
-
+/** The pollers that read a partial index, each with the index it must be able to use. */
 const POLLS: { index: string; run(db: Executor): Promise<unknown> }[] = [
   {
     index: 'orders_pending_expiry_idx',
