@@ -74,7 +74,8 @@ export const screenshotName = (testName: string) =>
     .toLowerCase()
     .slice(0, 80)
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** `fullPage: false` for very long pages, whose whole capture can outlast the test's time. */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage })
 }
