@@ -1,7 +1,10 @@
 // PostgreSQL instructions per purchase against instructions per pgbench TPC-B transaction,
 // counted by callgrind on a cluster run under valgrind (scripts/callgrind-postgres.sh): the
-// launch bench's CPU figures move ±10 % with the machine, instruction counts move a few per
-// cent (the workers' batching follows timing), so a change of several per cent shows here. Diagnostic only (the issue's figure stays `npm run bench`'s).
+// launch bench's CPU figures move ±10 % with the machine. A purchase's total moved 7.7–9.2 M
+// between runs of one code on 2026-11-27 (the workers' batching follows timing, and a generic
+// plan made on a tiny table may scan it): compare function by function (CG_LIST=1 names the
+// profiles for callgrind_annotate), not totals. Diagnostic only (the issue's figure stays
+// `npm run bench`'s).
 //
 //   bash scripts/callgrind-postgres.sh start
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5499/postgres npx tsx bench/pg-instructions.ts

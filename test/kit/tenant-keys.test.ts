@@ -62,44 +62,38 @@ describe(`tenant keys through the parent (${engine})`, () => {
     })
 
     // Each refused statement points one key at another tenant's (or product's) parent; the same
-    // change within the row's own tenant runs, so the refusals are the keys', not the statements'.
-    expect(
-      await brokenConstraint(
-        `UPDATE orders SET account_id = '${b.accountId}' WHERE id = '${orderId}'`,
-      ),
-    ).toBe('orders_product_fkey')
-    expect(
-      await brokenConstraint(
-        `UPDATE orders SET plan_id = '${otherProductA.plans[0].id}' WHERE id = '${orderId}'`,
-      ),
-    ).toBe('orders_plan_fkey')
-    expect(
-      await brokenConstraint(
+    // change within the row's own tenant runs (null), so the refusals are the keys', not the
+    // statements'.
+    const order = `WHERE id = '${orderId}'`
+    const cases: [statement: string, refusedBy: string | null][] = [
+      [`UPDATE orders SET account_id = '${b.accountId}' ${order}`, 'orders_product_fkey'],
+      [`UPDATE orders SET plan_id = '${otherProductA.plans[0].id}' ${order}`, 'orders_plan_fkey'],
+      [
         `UPDATE orders SET product_id = '${otherProductA.id}',
-          plan_id = '${otherProductA.plans[0].id}' WHERE id = '${orderId}'`,
-      ),
-    ).toBeNull()
-    expect(
-      await brokenConstraint(
+          plan_id = '${otherProductA.plans[0].id}' ${order}`,
+        null,
+      ],
+      [
         `UPDATE access_grants SET product_id = '${productB.id}' WHERE order_id = '${orderId}'`,
-      ),
-    ).toBe('access_grants_product_fkey')
-    expect(
-      await brokenConstraint(
+        'access_grants_product_fkey',
+      ],
+      [
         `UPDATE access_grants SET product_id = '${otherProductA.id}' WHERE order_id = '${orderId}'`,
-      ),
-    ).toBeNull()
-    expect(
-      await brokenConstraint(
+        null,
+      ],
+      [
         `UPDATE webhook_deliveries SET endpoint_id = '${hookB.body.data.id}'
           WHERE id = '${delivery.id}'`,
-      ),
-    ).toBe('webhook_deliveries_endpoint_fkey')
-    expect(
-      await brokenConstraint(
+        'webhook_deliveries_endpoint_fkey',
+      ],
+      [
         `UPDATE webhook_deliveries SET account_id = '${b.accountId}' WHERE id = '${delivery.id}'`,
-      ),
-    ).toBe('webhook_deliveries_endpoint_fkey')
+        'webhook_deliveries_endpoint_fkey',
+      ],
+    ]
+    for (const [statement, refusedBy] of cases) {
+      expect(await brokenConstraint(statement), statement).toBe(refusedBy)
+    }
   })
 
   it('puts subscriptions and order shares under the same keys', async () => {

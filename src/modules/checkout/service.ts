@@ -41,11 +41,11 @@ export const CHARGE_BEING_CANCELED =
  * Creates the buyer (if new), the pending order and then the gateway charge (SPEC §4, §5).
  * The product is read in the statement that logs the request's rate-limit hit (a full window is
  * a 429 before anything else). Order first: one statement writes the buyer, the order, its
- * shares and opens the order's gateway check, after its coupon's redemption when there is one (a coupon used up meanwhile
- * is refused there, before any charge; open-order.ts). Then the gateway charges the order,
- * outside any transaction, and a second write records the answer (order-charge.ts). A charge
- * our side cannot keep is canceled at the gateway; an answer that never came is looked up
- * later by the reconciliation worker.
+ * shares and opens the order's gateway check, after its coupon's redemption when there is one
+ * (a coupon used up meanwhile is refused there, before any charge; open-order.ts). Then the
+ * gateway charges the order, outside any transaction, and a second write records the answer
+ * (order-charge.ts). A charge our side cannot keep is canceled at the gateway; an answer that
+ * never came is looked up later by the reconciliation worker.
  */
 export async function createCheckout(
   deps: Deps,
