@@ -9,6 +9,9 @@
 //   bash scripts/callgrind-postgres.sh start
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5499/postgres npx tsx bench/pg-instructions.ts
 //   bash scripts/callgrind-postgres.sh stop
+//
+// CG_FUNCTIONS=40: also the 40 functions with the most instructions per purchase (inclusive,
+// then their own), summed over every backend's profile.
 import { execFile, execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
@@ -17,6 +20,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
 import { startSmtpSink } from '../test/setup/smtp-sink.ts'
+import { type Counts, functionCounts, perUnitCounts } from './lib/callgrind-functions.ts'
 import { createServerDatabase, SERVER_URL } from './lib/databases.ts'
 import { request } from './lib/http.ts'
 import { benchCreator, pixBuyer } from './lib/service.ts'
@@ -31,13 +35,24 @@ const buyers = Number(process.env.CG_BUYERS ?? 4)
 const few = Number(process.env.CG_FEW ?? 200)
 const many = Number(process.env.CG_MANY ?? 800)
 const PRICE_CENTS = 9790
+const topFunctions = Number(process.env.CG_FUNCTIONS ?? 0)
+
+interface Instructions {
+  total: number
+  /** By function, inclusive and own (only with CG_FUNCTIONS). */
+  inclusive: Counts
+  own: Counts
+}
 
 /**
  * Instructions of a database's client backends while `fn` runs and until they exit (callgrind
  * writes a process's counts when it exits; zeroing them in a live backend through vgdb
  * crashed the server here). Fixed costs (connecting, migrating) cancel out in `perUnit`.
  */
-async function instructionsOf(database: () => string, fn: () => Promise<void>) {
+async function instructionsOf(
+  database: () => string,
+  fn: () => Promise<void>,
+): Promise<Instructions> {
   const admin = new pg.Client({ connectionString: SERVER_URL })
   await admin.connect()
   const pids = new Set<number>()
@@ -64,13 +79,14 @@ async function instructionsOf(database: () => string, fn: () => Promise<void>) {
   // CG_LIST=1: the profiles, for callgrind_annotate.
   if (process.env.CG_LIST)
     console.log(`${database()}: ${[...pids].map((p) => `cg.${p}`).join(' ')}`)
-  for (const pid of pids) {
-    const path = join(OUT_DIR, `cg.${pid}`)
+  const paths = [...pids].map((pid) => join(OUT_DIR, `cg.${pid}`))
+  for (const path of paths) {
     const totals = /^totals: (\d+)/m.exec(readFileSync(path, 'utf8'))
     if (!totals) throw new Error(`no totals in ${path} (still running?)`)
     total += Number(totals[1])
   }
-  return total
+  if (!topFunctions) return { total, inclusive: new Map(), own: new Map() }
+  return { total, inclusive: functionCounts(paths, true), own: functionCounts(paths, false) }
 }
 
 async function startReceiver() {
@@ -181,15 +197,28 @@ async function pgbenchRun(transactions: number) {
 }
 
 /** Instructions per unit: the difference of two runs, so each run's fixed costs cancel. */
-async function perUnit(run: (count: number) => Promise<number>) {
+async function perUnit(run: (count: number) => Promise<Instructions>) {
   const small = await run(few)
   const large = await run(many)
-  return (large - small) / (many - few)
+  const units = many - few
+  return {
+    total: (large.total - small.total) / units,
+    inclusive: perUnitCounts(small.inclusive, large.inclusive, units),
+    own: perUnitCounts(small.own, large.own, units),
+  }
 }
 
-const purchase = await perUnit(purchasesRun)
-const tpcb = await perUnit(pgbenchRun)
 const millions = (n: number) => `${(n / 1e6).toFixed(3)} M`
+const purchases = await perUnit(purchasesRun)
+if (topFunctions) {
+  for (const kind of ['inclusive', 'own'] as const) {
+    console.log(`Instructions per purchase by function (${kind}):`)
+    for (const { name, perUnit } of purchases[kind].slice(0, topFunctions))
+      console.log(`  ${millions(perUnit).padStart(9)}  ${name}`)
+  }
+}
+const purchase = purchases.total
+const tpcb = (await perUnit(pgbenchRun)).total
 console.log(`PostgreSQL instructions (callgrind), ${buyers} clients, ${many} − ${few} of each:`)
 console.log(`  per purchase:                  ${millions(purchase)}`)
 console.log(`  per pgbench TPC-B transaction: ${millions(tpcb)}`)
