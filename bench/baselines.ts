@@ -61,6 +61,10 @@ export async function pgbenchLaunch(
   const conn = pgbenchConnection()
   const scale = process.env.BENCH_PGBENCH_SCALE ?? '1'
   try {
+    // A checkpoint first, so no checkpoint falls between the tables' writing and the run: the
+    // run after the launch window (whose WAL brings one on) would otherwise log a full image
+    // of each page it first touches (+33 % WAL a transaction seen), the one before mostly not.
+    await run('psql', [...conn, '-d', db.name, '-qc', 'CHECKPOINT'])
     await run('pgbench', [...conn, '-i', '-q', '-s', scale, db.name])
     const cpu = backendCpu(SERVER_URL, db.name, 100)
     const walBefore = await walCounters(SERVER_URL)
@@ -82,6 +86,28 @@ export async function pgbenchLaunch(
     }
   } finally {
     await db.drop()
+  }
+}
+
+type LaunchBaseline = Awaited<ReturnType<typeof pgbenchLaunch>>
+
+/**
+ * Two pgbench runs taken as one: the launch window measured between them, so a machine whose
+ * speed drifts over the minutes of a run (these are shared) biases the ratios less than one
+ * run before it did (TPC-B's CPU per transaction moved 1.0–1.9 ms between runs here). TPS is
+ * their mean; CPU and WAL per transaction are their totals over both runs' transactions.
+ */
+export function bracketed(before: LaunchBaseline, after: LaunchBaseline) {
+  const transactions = before.transactions + after.transactions
+  const perTx = (pick: (b: LaunchBaseline) => number) =>
+    (pick(before) * before.transactions + pick(after) * after.transactions) / transactions
+  return {
+    tps: (before.tps + after.tps) / 2,
+    transactions,
+    cpuPerTxMs: perTx((b) => b.cpuPerTxMs),
+    walBytesPerTx: perTx((b) => b.walBytesPerTx),
+    walSyncsPerTx: perTx((b) => b.walSyncsPerTx),
+    runs: [before, after] as const,
   }
 }
 

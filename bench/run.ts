@@ -1,6 +1,6 @@
 // npm run bench: each scenario on PGlite and PostgreSQL, beside baselines from the same run.
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { bareFastifyRps, pgbenchLaunch, pgbenchTps } from './baselines.ts'
+import { bareFastifyRps, bracketed, pgbenchLaunch, pgbenchTps } from './baselines.ts'
 import { serverReachable } from './lib/databases.ts'
 import { closeClient } from './lib/http.ts'
 import { fmt, printTable } from './lib/table.ts'
@@ -21,8 +21,13 @@ const quick = process.env.BENCH_QUICK === '1'
 const seconds = Number(process.env.BENCH_SECONDS ?? (quick ? 5 : 10))
 const buyers = Number(process.env.BENCH_BUYERS ?? 8)
 const launchBuyers = Number(process.env.BENCH_LAUNCH_BUYERS ?? 16)
-/** Launch day's closed-loop warm-up before each measured window (V8 compiles the hot code). */
-const launchWarmUp = Number(process.env.BENCH_LAUNCH_WARMUP ?? (quick ? 8 : 15))
+/**
+ * Launch day's closed-loop warm-up before each measured window, so the window measures a
+ * running service, not its start: V8 was still optimizing ~90 functions a second 15 s in
+ * (~13 % of the service's CPU then, on background threads) and ~5 a second from 50 s on
+ * (2026-11-27, `--trace-opt`).
+ */
+const launchWarmUp = Number(process.env.BENCH_LAUNCH_WARMUP ?? (quick ? 8 : 60))
 const launchOrders = Number(process.env.BENCH_LAUNCH_ORDERS ?? (quick ? 100_000 : 1_000_000))
 const ledgerOrders = Number(process.env.BENCH_LEDGER_ORDERS ?? (quick ? 100_000 : 1_000_000))
 const webhookDeliveries = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? (quick ? 5_000 : 20_000))
@@ -38,14 +43,15 @@ if (!hasServer)
   console.log('PostgreSQL server not reachable: PostgreSQL rows and pgbench are skipped.')
 
 let launch: {
-  pgbench: Awaited<ReturnType<typeof pgbenchLaunch>>
+  pgbench: ReturnType<typeof bracketed>
   run: LaunchDayResult
   split: LaunchDayResult | null
   oneEndpoint: WebhookThroughput
 } | null = null
 if (wants('launch') && hasServer) {
-  console.log(`Launch day: pgbench -c ${launchBuyers} (${seconds} s)…`)
-  const baseline = await pgbenchLaunch(seconds, launchBuyers)
+  console.log(`Launch day: pgbench -c ${launchBuyers} (${seconds} s, before and after)…`)
+  const before = await pgbenchLaunch(seconds, launchBuyers)
+  const after: (typeof before)[] = []
   console.log(
     `Launch day: ${launchBuyers} buyers of one product (${seconds} s), 100/s offered, ${launchOrders} orders listed…`,
   )
@@ -58,7 +64,12 @@ if (wants('launch') && hasServer) {
     orders: launchOrders,
     warmUpSeconds: launchWarmUp,
     affiliate,
+    afterWindow: async () => {
+      after.push(await pgbenchLaunch(seconds, launchBuyers))
+    },
   })
+  if (!after[0]) throw new Error('launch day ran no second pgbench')
+  const baseline = bracketed(before, after[0])
   // BENCH_LAUNCH_SPLIT=0 skips the start:api + start:worker run.
   const withSplit = process.env.BENCH_LAUNCH_SPLIT !== '0'
   if (withSplit) console.log('Launch day: the same with start:api + start:worker…')
@@ -296,7 +307,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
     `\nScenario: launch day — one product, ${r.buyers} buyers (create + sandbox pay${r.affiliate ? ', all through one affiliate link' : ''}), the service in its own process (${r.compiled ? 'compiled JavaScript' : 'tsx'}), PostgreSQL`,
   )
   console.log(
-    `Baseline in this run: pgbench TPC-B -c ${launchBuyers}: ${fmt(b.tps, 0)} tps, PostgreSQL CPU ${fmt(b.cpuPerTxMs, 3)} ms per transaction`,
+    `Baseline in this run: pgbench TPC-B -c ${launchBuyers}: ${fmt(b.tps, 0)} tps, PostgreSQL CPU ${fmt(b.cpuPerTxMs, 3)} ms per transaction (before the window ${b.runs.map((x) => `${fmt(x.tps, 0)} tps, ${fmt(x.cpuPerTxMs, 3)} ms`).join('; after it ')})`,
   )
   const webhookP99 = r.webhooks.delay.percentile(99)
   const mailP99 = r.webhooks.mailDelay.percentile(99)

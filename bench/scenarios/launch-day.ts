@@ -155,6 +155,11 @@ export async function launchDay(opts: {
   split?: boolean
   /** Every buyer comes through one affiliate's link (a launch with a partner). */
   affiliate?: boolean
+  /**
+   * Runs once the measured window's webhooks and mails are out, before the open loop (the
+   * bench's second pgbench baseline, with the service idle again).
+   */
+  afterWindow?: () => Promise<void>
 }): Promise<LaunchDayResult> {
   // Mail goes out over real SMTP, as in production (a sink in this process accepts it), so the
   // mailer's CPU counts in the service's and the e-mail delay is queued → accepted by SMTP.
@@ -278,6 +283,12 @@ export async function launchDay(opts: {
 
     // Open loop at the offered rate, once the first window's webhooks are delivered.
     await until(() => receiver.received() >= paid, 120_000)
+    if (opts.afterWindow) {
+      const client = new pg.Client({ connectionString: svc.databaseUrl })
+      await client.connect()
+      await untilMailsSent(client, new Date(0)).finally(() => client.end())
+      await opts.afterWindow()
+    }
     receiver.record()
     const mailsBefore = await latestMail(svc.databaseUrl)
     const webhooks = {
@@ -361,6 +372,21 @@ async function latestMail(databaseUrl: string): Promise<Date | null> {
   }
 }
 
+/** Waits (a minute at most) for the mails queued after `since` to be sent; how many were not. */
+async function untilMailsSent(client: pg.Client, since: Date): Promise<number> {
+  const deadline = performance.now() + 60_000
+  let unsent = 0
+  do {
+    const { rows } = await client.query(
+      "SELECT count(*)::int AS n FROM emails WHERE created_at > $1 AND status = 'pending'",
+      [since],
+    )
+    unsent = rows[0].n
+    if (unsent) await new Promise((r) => setTimeout(r, 250))
+  } while (unsent && performance.now() < deadline)
+  return unsent
+}
+
 /**
  * How long the mails queued after `after` waited for the e-mail worker (queued → sent), once
  * they are all sent or a minute has passed. Both times are the service's clock.
@@ -370,16 +396,7 @@ async function mailDelays(databaseUrl: string, after: Date | null) {
   await client.connect()
   const since = after ?? new Date(0)
   try {
-    const deadline = performance.now() + 60_000
-    let unsent = 0
-    do {
-      const { rows } = await client.query(
-        "SELECT count(*)::int AS n FROM emails WHERE created_at > $1 AND status = 'pending'",
-        [since],
-      )
-      unsent = rows[0].n
-      if (unsent) await new Promise((r) => setTimeout(r, 250))
-    } while (unsent && performance.now() < deadline)
+    const unsent = await untilMailsSent(client, since)
     const { rows } = await client.query(
       `SELECT EXTRACT(EPOCH FROM sent_at - created_at) * 1000 AS ms FROM emails
        WHERE created_at > $1 AND sent_at IS NOT NULL`,
