@@ -61,9 +61,9 @@ export async function pgbenchLaunch(
   const conn = pgbenchConnection()
   const scale = process.env.BENCH_PGBENCH_SCALE ?? '1'
   try {
-    // A checkpoint first, so no checkpoint falls between the tables' writing and the run: the
-    // run after the launch window (whose WAL brings one on) would otherwise log a full image
-    // of each page it first touches (+33 % WAL a transaction seen), the one before mostly not.
+    // A checkpoint first, so the runs before and after the launch window start alike: one that
+    // falls between the tables' writing and the run (the window's WAL brings them on) makes
+    // each page's first change in the run log a full image of the page.
     await run('psql', [...conn, '-d', db.name, '-qc', 'CHECKPOINT'])
     await run('pgbench', [...conn, '-i', '-q', '-s', scale, db.name])
     const cpu = backendCpu(SERVER_URL, db.name, 100)

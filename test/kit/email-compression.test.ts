@@ -22,7 +22,7 @@ describe(`mail bodies' compression (${engine})`, () => {
     const created = await checkout(svc.api, product.id)
     expect((await pay(svc.api, created.body.charge_id)).status).toBe(200)
 
-    // null: stored as written (too small to compress).
+    // A delivery mail is over the ~2 kB at which a row's values are compressed (else: null).
     const { rows } = await sql<{ method: string | null }>`
       SELECT pg_column_compression(html_body) AS method FROM emails
       WHERE dedupe_key = ${`delivery:${created.body.order_id}`}`.execute(db)
