@@ -39,7 +39,7 @@ const topFunctions = Number(process.env.CG_FUNCTIONS ?? 0)
 
 interface Instructions {
   total: number
-  /** By function, inclusive and own (only with CG_FUNCTIONS). */
+  /** By function, inclusive and own (purchases' runs, with CG_FUNCTIONS). */
   inclusive: Counts
   own: Counts
 }
@@ -52,6 +52,7 @@ interface Instructions {
 async function instructionsOf(
   database: () => string,
   fn: () => Promise<void>,
+  byFunction = false,
 ): Promise<Instructions> {
   const admin = new pg.Client({ connectionString: SERVER_URL })
   await admin.connect()
@@ -85,7 +86,7 @@ async function instructionsOf(
     if (!totals) throw new Error(`no totals in ${path} (still running?)`)
     total += Number(totals[1])
   }
-  if (!topFunctions) return { total, inclusive: new Map(), own: new Map() }
+  if (!byFunction) return { total, inclusive: new Map(), own: new Map() }
   return { total, inclusive: functionCounts(paths, true), own: functionCounts(paths, false) }
 }
 
@@ -126,6 +127,7 @@ async function purchasesRun(count: number) {
         await svc.stop()
       }
     },
+    topFunctions > 0,
   )
   await receiver.close()
   await smtp.close()
