@@ -4,6 +4,7 @@ import type { Clock } from './kit/clock.ts'
 import type { Database, Db } from './kit/db.ts'
 import type { PaymentGateway } from './modules/payments/gateway.ts'
 import type { PayoutProvider } from './modules/payouts/provider.ts'
+import type { DeliveryHandoff } from './modules/webhooks/handoff.ts'
 
 /** Everything a route, service or worker may need, built once at start. */
 export interface Deps {
@@ -14,5 +15,7 @@ export interface Deps {
   appSecret: string
   gateway: PaymentGateway
   payouts: PayoutProvider
+  /** Webhook deliveries handed from the code that writes events to this process's worker. */
+  deliveryHandoff: DeliveryHandoff
   log: FastifyBaseLogger
 }

@@ -7,6 +7,7 @@ import { type Clock, databaseClock, systemClock } from './kit/clock.ts'
 import { type Database, migrate, openDatabase } from './kit/db.ts'
 import { resolveAppSecret } from './kit/secrets.ts'
 import { createGateway, createPayouts } from './modules/payments/gateways/index.ts'
+import { createDeliveryHandoff } from './modules/webhooks/handoff.ts'
 import { seed } from './seed.ts'
 import { startWorkers, type Workers } from './workers.ts'
 
@@ -39,7 +40,14 @@ export async function startService(
       ? systemClock()
       : await databaseClock(database.db, Math.max(config.workerPollMs, 1_000)))
   const appSecret = await resolveAppSecret(database.db, config)
-  const base = { config, database, db: database.db, clock, appSecret }
+  const base = {
+    config,
+    database,
+    db: database.db,
+    clock,
+    appSecret,
+    deliveryHandoff: createDeliveryHandoff(),
+  }
   const gateway = createGateway(base)
   const payouts = createPayouts(base)
   const app = await buildApp(

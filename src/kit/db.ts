@@ -27,10 +27,15 @@ export interface Database {
   /** Runs a multi-statement SQL script in one transaction on one connection (migrations). */
   execInTx(script: string): Promise<void>
   /**
-   * Calls `onNotify` for every `NOTIFY channel` committed by any process; returns the unlisten.
-   * A lost connection only costs the wake-ups: callers keep polling as a fallback.
+   * Calls `onNotify` with the payload of every `NOTIFY channel` committed by any process;
+   * returns the unlisten. A lost connection (`onLost`, PostgreSQL only) loses the notifications
+   * from then on: callers keep polling as a fallback.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onLost?: () => void,
+  ): Promise<() => Promise<void>>
   /** PGlite only: its data directory as an uncompressed tarball, for `snapshot` to load. */
   dump?(): Promise<Blob>
   close(): Promise<void>
@@ -191,13 +196,22 @@ export async function openDatabase(opts: {
           client.release()
         }
       },
-      async listen(channel, onNotify) {
+      async listen(channel, onNotify, onLost) {
         const client = new pg.Client({ connectionString: opts.databaseUrl })
-        client.on('error', () => {}) // a dropped listener only loses wake-ups
-        client.on('notification', onNotify)
+        let ending = false
+        const lost = () => {
+          if (!ending) onLost?.()
+          ending = true
+        }
+        client.on('error', lost) // a dropped listener only loses its notifications
+        client.on('end', lost)
+        client.on('notification', (message) => onNotify(message.payload ?? ''))
         await client.connect()
         await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
-        return () => client.end()
+        return () => {
+          ending = true
+          return client.end()
+        }
       },
       close: async () => {
         await Promise.all([db.destroy(), relaxed.destroy()])

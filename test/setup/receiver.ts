@@ -10,10 +10,17 @@ export interface Received {
   at: number
 }
 
-/** A status code, or a status with headers, a body and a delay before answering. */
+/** A status code, or a status with headers, a body and a delay (or a hold) before answering. */
 export type Answer =
   | number
-  | { status: number; headers?: Record<string, string>; delayMs?: number; body?: string }
+  | {
+      status: number
+      headers?: Record<string, string>
+      delayMs?: number
+      /** Answers once this settles (after `delayMs`). */
+      hold?: Promise<unknown>
+      body?: string
+    }
 
 export async function startReceiver(
   answer: (req: Received) => Answer = () => 200,
@@ -38,9 +45,11 @@ export async function startReceiver(
         status,
         headers = {},
         delayMs = 0,
+        hold,
         body = 'ok',
       } = typeof reply === 'number' ? { status: reply } : reply
-      setTimeout(() => {
+      setTimeout(async () => {
+        await hold
         res.writeHead(status, headers)
         res.end(body)
       }, delayMs)

@@ -1,15 +1,25 @@
 // The delivery worker. It leases due deliveries fairly across endpoints (up to each endpoint's
-// window, which adapts to how fast it answers: concurrency.ts; see repo.claimDue), sends each signed without waiting for the others, so a slow endpoint only
-// ever holds its own slots, and records every attempt. Retries follow the configured schedule
+// window, which adapts to how fast it answers: concurrency.ts; see repo.claimDue), or takes
+// them born leased from this process's own writes (handoff.ts), sends each signed without
+// waiting for the others, so a slow endpoint only ever holds its own slots, and records every
+// attempt. Retries follow the configured schedule
 // with jitter (Retry-After on 429/503 when longer, see retry.ts) up to the delivery's
 // max_attempts (5, one more per manual retry); 410 or 24 h of failures disables the endpoint
 // (record.ts).
+import { randomBytes } from 'node:crypto'
 import type { Deps } from '../../deps.ts'
 import { startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
 import { createEndpointWindows, type EndpointWindows } from './concurrency.ts'
+import type { BirthPlanner } from './handoff.ts'
 import { createRecorder, type Recorder, recordEndpointGone } from './record.ts'
-import { type ClaimedDelivery, DELIVERIES_CHANNEL, webhooksRepo as repo } from './repo.ts'
+import {
+  type BornDelivery,
+  bornDelivery,
+  type ClaimedDelivery,
+  DELIVERIES_CHANNEL,
+  webhooksRepo as repo,
+} from './repo.ts'
 import { createWebhookSender, type WebhookSender } from './sender.ts'
 import { cachedSecretOpener, liveSecrets } from './service.ts'
 import { signWebhook } from './signature.ts'
@@ -42,10 +52,72 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
   const record = createRecorder(deps)
   const open = cachedSecretOpener(deps)
   const windows = createEndpointWindows(deps.config.webhookEndpointConcurrency)
+  const leaseMs = deps.config.webhookTimeoutMs + 5_000
   const inFlight = new Set<Promise<void>>()
+  /** Sends in flight from this worker, per endpoint (its window's use). */
+  const sendsTo = new Map<string, number>()
+  /** Born deliveries whose endpoint's window filled between their birth and their commit. */
+  const held = new Map<string, BornDelivery[]>()
+  let heldCount = 0
+  /**
+   * Unclaimed deliveries may be due: a wake-up came (one was committed somewhere), a birth was
+   * declined here, or the last claim found some or ran while a window was full (more may wait
+   * behind it). Counted, so a claim under way cannot clear one that came meanwhile. A born
+   * send that ends kicks a pass only then: otherwise each would cost a claim finding nothing.
+   */
+  let unclaimedSignals = 1
+  let unclaimedSeen = 0
   let starved = true
   let lastClaimAt = 0
   let gapTimer: NodeJS.Timeout | null = null
+
+  const hasRoom = (endpointId: string) =>
+    (sendsTo.get(endpointId) ?? 0) < windows.limitOf(endpointId)
+  const send = (delivery: ClaimedDelivery, born: boolean) => {
+    const endpointId = delivery.endpoint_id
+    sendsTo.set(endpointId, (sendsTo.get(endpointId) ?? 0) + 1)
+    const sending: Promise<void> = deliverOne(deps, { sender, record, open, windows }, delivery)
+      .catch((error) => deps.log.error({ err: error }, 'webhook delivery failed'))
+      .finally(() => {
+        inFlight.delete(sending)
+        const left = sendsTo.get(endpointId)! - 1
+        if (left) sendsTo.set(endpointId, left)
+        else sendsTo.delete(endpointId)
+        sendHeld(endpointId)
+        if (!born || unclaimedSignals !== unclaimedSeen) poller.kick()
+      })
+    inFlight.add(sending)
+  }
+  const sendHeld = (endpointId: string) => {
+    const queue = held.get(endpointId)
+    while (queue?.length && hasRoom(endpointId)) {
+      const next = queue.shift()!
+      heldCount--
+      // A lease too short for a whole send is left to run out: a poll claims it again then.
+      const sendBy = next.locked_until.getTime() - deps.config.webhookTimeoutMs
+      if (deps.clock.now().getTime() < sendBy) send(next, true)
+    }
+    if (queue && !queue.length) held.delete(endpointId)
+  }
+  const takeBorn = (payload: string) => {
+    const delivery = bornDelivery(payload)
+    if (hasRoom(delivery.endpoint_id)) return send(delivery, true)
+    held.set(delivery.endpoint_id, [...(held.get(delivery.endpoint_id) ?? []), delivery])
+    heldCount++
+  }
+  // Births only while this worker keeps up (no backlog: its last claim found less than its
+  // room) and has room beyond what its claims need; never to an endpoint whose window is full.
+  const bornChannel = `vitrine_born_${randomBytes(8).toString('hex')}`
+  const planBirth: BirthPlanner = (now) => {
+    if (!starved || inFlight.size + heldCount > MAX_IN_FLIGHT - REFILL_AT) {
+      unclaimedSignals++
+      return null
+    }
+    const fullEndpoints = [...sendsTo.keys()].filter((endpointId) => !hasRoom(endpointId))
+    if (fullEndpoints.length) unclaimedSignals++
+    return { channel: bornChannel, until: new Date(now.getTime() + leaseMs), fullEndpoints }
+  }
+
   const poller = startPoller({
     name: 'webhooks.deliver',
     intervalMs: deps.config.workerPollMs,
@@ -65,23 +137,19 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
         }
       }
       lastClaimAt = performance.now()
+      const signals = unclaimedSignals
+      // Nothing found behind a full window is no proof there is nothing: the signals stay.
+      const windowFull = [...sendsTo.keys()].some((endpointId) => !hasRoom(endpointId))
       // Claims and results commit relaxed (kit/db.ts): a database crash can only send again.
       const claimed = await repo.claimDue(deps.database.relaxed, {
         now: deps.clock.now(),
         limit: room,
         perEndpoint: deps.config.webhookEndpointConcurrency,
         windows: windows.widened(),
-        leaseMs: deps.config.webhookTimeoutMs + 5_000,
+        leaseMs,
       })
-      for (const delivery of claimed) {
-        const sending: Promise<void> = deliverOne(deps, { sender, record, open, windows }, delivery)
-          .catch((error) => deps.log.error({ err: error }, 'webhook delivery failed'))
-          .finally(() => {
-            inFlight.delete(sending)
-            poller.kick()
-          })
-        inFlight.add(sending)
-      }
+      for (const delivery of claimed) send(delivery, false)
+      if (!claimed.length && !windowFull) unclaimedSeen = signals
       // A short claim means the queue (or an endpoint's cap) is the limit, not our room:
       // then claim again as soon as anything frees up, so a trickle is sent at once.
       starved = claimed.length < room
@@ -89,23 +157,56 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     },
     onError: (error) => deps.log.error({ err: error }, 'webhook delivery pass failed'),
   })
-  // A committed delivery wakes the worker at once; polling stays as the fallback.
-  const unlisten = deps.database.listen(DELIVERIES_CHANNEL, poller.kick).catch((error) => {
+  // A committed unclaimed delivery wakes the worker at once; polling stays as the fallback.
+  const wake = () => {
+    unclaimedSignals++
+    poller.kick()
+  }
+  const unlisten = deps.database.listen(DELIVERIES_CHANNEL, wake).catch((error) => {
     deps.log.warn({ err: error }, 'webhook wake-ups unavailable; polling only')
     return null
   })
+  // Born deliveries come on this worker's own channel; births stop if it is lost.
+  let detach: (() => void) | null = null
+  let lost = false
+  const unlistenBorn = deps.database
+    .listen(
+      bornChannel,
+      (payload) => {
+        try {
+          takeBorn(payload)
+        } catch (error) {
+          deps.log.error({ err: error }, 'born webhook delivery unreadable')
+        }
+      },
+      () => {
+        lost = true
+        detach?.()
+      },
+    )
+    .then((unlistenIt) => {
+      if (!lost) detach = deps.deliveryHandoff.attach(planBirth)
+      return unlistenIt
+    })
+    .catch((error) => {
+      deps.log.warn({ err: error }, 'born webhook deliveries unavailable; all are claimed')
+      return null
+    })
   return {
     name: poller.name,
     kick: poller.kick,
     /** One pass, resolved once its sends are recorded, with wake-ups armed by then. */
     async runOnce() {
-      await unlisten
+      await Promise.all([unlisten, unlistenBorn])
       const found = await poller.runOnce()
       await Promise.all([...inFlight])
       return found
     },
     async stop() {
-      await (await unlisten)?.()
+      // Born deliveries still held keep their lease until it runs out; a poll claims them then.
+      await unlistenBorn
+      detach?.()
+      await Promise.all([(await unlisten)?.(), (await unlistenBorn)?.()])
       await poller.stop()
       if (gapTimer) clearTimeout(gapTimer)
       await Promise.all(inFlight)

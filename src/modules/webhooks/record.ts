@@ -11,9 +11,12 @@ import { disableEndpoint } from './service.ts'
 
 /** An endpoint failing without a single success for this long is disabled. */
 const DISABLE_AFTER_MS = 24 * 3_600_000
-/** Successes written together: at most this many; a lone one waits this long for company. */
+/**
+ * Successes written together: at most this many; a lone one waits this long for company (born
+ * deliveries end one at a time, a sale's each; the receiver has its delivery already).
+ */
 const SUCCESS_BATCH = 256
-const SUCCESS_FLUSH_MS = 5
+const SUCCESS_FLUSH_MS = 25
 /** Statuses whose Retry-After we honour. */
 const RETRY_AFTER_STATUSES = new Set([429, 503])
 
@@ -28,7 +31,7 @@ export type Recorder = (outcome: Outcome) => Promise<void>
 /**
  * Successes, the bulk of the traffic, are written together in one statement, group-commit
  * style: one write at a time; what finishes while it runs waits for the next, which starts as
- * soon as it ends. A lone success waits a few milliseconds for company. Batches thus grow with
+ * soon as it ends. A lone success waits a little for company. Batches thus grow with
  * the load and the write rate stays bounded. Each caller's promise settles when its row is
  * written, so its lease is held until then. Failures, rarer and with more to decide, are
  * written one by one.

@@ -3,7 +3,8 @@ import type { Executor } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { newestFirst, type PageWindow } from '../../kit/http/pagination.ts'
 import type { Part } from '../../kit/statement.ts'
-import { ALWAYS, type Fragment, fragmentTemplatePer } from '../../kit/template.ts'
+import { ALWAYS, fragmentTemplatePer } from '../../kit/template.ts'
+import type { Birth } from './handoff.ts'
 
 /** A leased delivery with its event and endpoint: all one attempt needs. */
 export interface ClaimedDelivery {
@@ -76,18 +77,57 @@ const eventInsert = fragmentTemplatePer(
       ${v.createdAt}::timestamptz[], ${v.conditional}::boolean[])
       AS v (id, type, data, created_at, conditional)
     WHERE NOT conditional OR (${keep})
-    RETURNING id, account_id, type, created_at`,
+    RETURNING id, account_id, type, data, created_at`,
 )
 
-/** A pending delivery per active endpoint subscribed to each event of the part `event`. */
-const QUEUE_DELIVERIES: Fragment = {
-  sql: `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at)
-    SELECT gen_random_uuid(), event.id, e.id, e.account_id, 'pending', event.created_at, event.created_at
-    FROM event
-    JOIN webhook_endpoints e ON e.account_id = event.account_id AND event.type = ANY (e.events)
-    WHERE e.is_active AND e.deleted_at IS NULL
-    RETURNING pg_notify($1, '')`,
-  parameters: [DELIVERIES_CHANNEL],
+/**
+ * A notification carries at most 8,000 bytes: a delivery whose event data and URL take more
+ * than this is written unclaimed (the sealed secrets and the rest of its JSON take under 1 kB).
+ */
+const BORN_MAX_BYTES = 5_000
+
+/**
+ * A pending delivery per active endpoint subscribed to each event of the part `event`. Born
+ * claimed (handoff.ts) when `$3` (the lease) is given, its endpoint is not in `$4` (full) and
+ * the event fits a notification: then its `RETURNING` hands the whole delivery (as
+ * `ClaimedDelivery` JSON) to the worker's channel `$2`; otherwise it wakes every worker on
+ * `$1` (PostgreSQL sends one such per channel and transaction, at commit).
+ */
+const QUEUE_DELIVERIES_SQL = `INSERT INTO webhook_deliveries AS d
+    (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at, locked_until, attempts)
+  SELECT gen_random_uuid(), event.id, e.id, e.account_id, 'pending', event.created_at,
+    event.created_at, born.until, CASE WHEN born.until IS NULL THEN 0 ELSE 1 END
+  FROM event
+  JOIN webhook_endpoints e ON e.account_id = event.account_id AND event.type = ANY (e.events)
+  CROSS JOIN LATERAL (SELECT CASE WHEN e.id <> ALL ($4::uuid[])
+    AND pg_column_size(event.data) + octet_length(e.url) < ${BORN_MAX_BYTES}
+    THEN $3::timestamptz END AS until) born
+  WHERE e.is_active AND e.deleted_at IS NULL
+  RETURNING CASE WHEN d.locked_until IS NULL THEN pg_notify($1, '')
+    ELSE pg_notify($2::text, (SELECT json_build_object('id', d.id, 'attempts', d.attempts,
+      'max_attempts', d.max_attempts, 'endpoint_id', d.endpoint_id, 'account_id', d.account_id,
+      'event_id', d.event_id, 'type', ev.type, 'data', ev.data,
+      'event_created_at', ev.created_at, 'url', ep.url, 'secret_sealed', ep.secret_sealed,
+      'previous_secret_sealed', ep.previous_secret_sealed,
+      'previous_secret_expires_at', ep.previous_secret_expires_at,
+      'is_active', ep.is_active, 'deleted_at', ep.deleted_at, 'locked_until', d.locked_until)::text
+      FROM event ev, webhook_endpoints ep WHERE ev.id = d.event_id AND ep.id = d.endpoint_id))
+  END`
+
+/** A delivery born claimed, with the end of its lease. */
+export type BornDelivery = ClaimedDelivery & { locked_until: Date }
+
+/** A born-claimed delivery as its notification carries it (JSON, dates as text). */
+export function bornDelivery(payload: string): BornDelivery {
+  const row = JSON.parse(payload)
+  const date = (text: string | null) => (text === null ? null : new Date(text))
+  return {
+    ...row,
+    event_created_at: new Date(row.event_created_at),
+    previous_secret_expires_at: date(row.previous_secret_expires_at),
+    deleted_at: date(row.deleted_at),
+    locked_until: new Date(row.locked_until),
+  }
 }
 
 export const webhooksRepo = {
@@ -204,10 +244,15 @@ export const webhooksRepo = {
    * The outbox write of events, as parts of one statement (kit/statement.ts): the event rows
    * (those with `conditional` set kept only when `keep` holds there, e.g. when a grant written
    * beside them was new), a pending delivery for each active endpoint subscribed to each type,
-   * and, only if one was queued, the wake-up notifyWorkers sends (PostgreSQL sends one per
-   * channel and transaction, at commit, however many rows ask).
+   * born claimed by `birth` where it can be (handoff.ts), and, only if one was queued
+   * unclaimed, the wake-up notifyWorkers sends.
    */
-  eventParts(accountId: string, rows: EventRow[], keep: RawBuilder<boolean> = ALWAYS): Part[] {
+  eventParts(
+    accountId: string,
+    rows: EventRow[],
+    keep: RawBuilder<boolean> = ALWAYS,
+    birth: Birth | null = null,
+  ): Part[] {
     return [
       {
         name: 'event',
@@ -220,7 +265,18 @@ export const webhooksRepo = {
           conditional: rows.map((row) => row.conditional),
         }),
       },
-      { name: 'queued', query: QUEUE_DELIVERIES },
+      {
+        name: 'queued',
+        query: {
+          sql: QUEUE_DELIVERIES_SQL,
+          parameters: [
+            DELIVERIES_CHANNEL,
+            birth?.channel ?? null,
+            birth?.until ?? null,
+            birth?.fullEndpoints ?? [],
+          ],
+        },
+      },
     ]
   },
 

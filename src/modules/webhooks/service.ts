@@ -12,11 +12,13 @@ import { accountOwner } from '../accounts/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { webhookDisabledEmail } from '../email/templates.ts'
 import type { EventType } from './events.ts'
+import type { DeliveryHandoff } from './handoff.ts'
 import { webhooksRepo as repo } from './repo.ts'
 import { generateWebhookSecret } from './signature.ts'
 import { checkWebhookUrl } from './url-guard.ts'
 
-type Ctx = { clock: Clock }
+/** `deliveryHandoff`: the process's (deps'); without it deliveries are written unclaimed. */
+type Ctx = { clock: Clock; deliveryHandoff?: DeliveryHandoff }
 
 export const ENDPOINT_NOT_FOUND = 'Webhook não encontrado'
 type SecretCtx = Ctx & { appSecret: string }
@@ -75,8 +77,9 @@ export function eventParts(ctx: Ctx, accountId: string, events: NewEvent[]) {
       conditional: event.keep !== undefined,
     }
   })
+  const birth = rows.length ? (ctx.deliveryHandoff?.birth(ctx.clock.now()) ?? null) : null
   return {
-    parts: rows.length ? repo.eventParts(accountId, rows, keep) : [],
+    parts: rows.length ? repo.eventParts(accountId, rows, keep, birth) : [],
     ids: rows.map((row) => row.id),
   }
 }
