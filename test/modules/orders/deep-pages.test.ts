@@ -40,6 +40,18 @@ describe('orders list depth', () => {
     ])
   })
 
+  it('a page past the first is the same orders, whole, as the one list (filters kept)', async () => {
+    const all = (await list('limit=3')).body.data
+    expect(all.map((o: { id: string }) => o.id)).toEqual([ids[2], ids[1], ids[0]])
+    const second = await list('limit=1&page=2')
+    expect(second.body).toMatchObject({ data: [all[1]], page: 2, has_more: true })
+    const third = await list('limit=1&page=3')
+    expect(third.body).toMatchObject({ data: [all[2]], page: 3, has_more: false })
+    expect((await list('limit=2&page=2')).body.data).toEqual([all[2]])
+    expect((await list('limit=1&page=2&status=pending')).body.data).toEqual([all[1]])
+    expect((await list('limit=1&page=2&status=paid')).body.data).toEqual([])
+  })
+
   it('pages on with starting_after, whatever the page number', async () => {
     const first = await list('limit=1')
     expect(first.body.data.map((o: { id: string }) => o.id)).toEqual([ids[2]])
