@@ -88,19 +88,22 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
       })
     inFlight.add(sending)
   }
+  // A lease too short for a whole send (a slow commit, a long hold) is left to run out: a
+  // poll claims the delivery again then, rather than two workers sending it at once.
+  const leaseLeft = (delivery: BornDelivery) =>
+    deps.clock.now().getTime() < delivery.locked_until.getTime() - deps.config.webhookTimeoutMs
   const sendHeld = (endpointId: string) => {
     const queue = held.get(endpointId)
     while (queue?.length && hasRoom(endpointId)) {
       const next = queue.shift()!
       heldCount--
-      // A lease too short for a whole send is left to run out: a poll claims it again then.
-      const sendBy = next.locked_until.getTime() - deps.config.webhookTimeoutMs
-      if (deps.clock.now().getTime() < sendBy) send(next, true)
+      if (leaseLeft(next)) send(next, true)
     }
     if (queue && !queue.length) held.delete(endpointId)
   }
   const takeBorn = (payload: string) => {
     const delivery = bornDelivery(payload)
+    if (!leaseLeft(delivery)) return
     if (hasRoom(delivery.endpoint_id)) return send(delivery, true)
     held.set(delivery.endpoint_id, [...(held.get(delivery.endpoint_id) ?? []), delivery])
     heldCount++

@@ -138,6 +138,43 @@ describe('webhook deliveries born claimed', () => {
     ])
   })
 
+  it('a born delivery whose lease is too short to send by the hand-off is left to a poll', async () => {
+    const r = await hooks.receiver()
+    const endpoint = await hooks.endpoint(r.url)
+    await hooks.pass()
+    // This worker's own births, but with a lease shorter than a send's time-out (as after a
+    // commit that took most of it).
+    const live = svc.deps.deliveryHandoff
+    const short = {
+      ...live,
+      birth: (now: Date) => {
+        const birth = live.birth(now)
+        return birth && { ...birth, until: new Date(now.getTime() + 1_000) }
+      },
+    }
+    const late = await withTx(svc.deps.db, (tx) =>
+      emitEvent(
+        tx,
+        { clock: svc.deps.clock, deliveryHandoff: short },
+        { accountId: creator.accountId, type: 'order.paid', data: { order_id: 'late' } },
+      ),
+    )
+    // Hand-offs come in commit order: once the next one is received, the late one was seen.
+    const next = await hooks.emit('order.paid', { order_id: 'next' })
+    await eventually(async () => r.received.length === 1, 5_000)
+    expect(r.received.map((req) => req.body.id)).toEqual([next])
+    expect(await deliveryOf(late)).toEqual({ attempts: 1, leased: true, untouched: true })
+    await svc.deps.clock.advance(1_001)
+    expect(await hooks.pass()).toBe(1)
+    expect(r.received.map((req) => req.body.id)).toEqual([next, late])
+    const logged = await attemptsLogged(endpoint.data.id)
+    expect(logged.find((d) => d.event_id === late)).toEqual({
+      event_id: late,
+      status: 'delivered',
+      attempts: [2],
+    })
+  })
+
   it('an event too large for a notification is written unclaimed and still delivered', async () => {
     const r = await hooks.receiver()
     const endpoint = await hooks.endpoint(r.url)
