@@ -2,10 +2,9 @@
 // window, which adapts to how fast it answers: concurrency.ts; see repo.claimDue), or takes
 // them born leased from this process's own writes (handoff.ts), sends each signed without
 // waiting for the others, so a slow endpoint only ever holds its own slots, and records every
-// attempt. Retries follow the configured schedule
-// with jitter (Retry-After on 429/503 when longer, see retry.ts) up to the delivery's
-// max_attempts (5, one more per manual retry); 410 or 24 h of failures disables the endpoint
-// (record.ts).
+// attempt. Retries follow the configured schedule with jitter (Retry-After on 429/503 when
+// longer, see retry.ts) up to the delivery's max_attempts (5, one more per manual retry); 410
+// or 24 h of failures disables the endpoint (record.ts).
 import { randomBytes } from 'node:crypto'
 import type { Deps } from '../../deps.ts'
 import { startPoller } from '../../kit/jobs.ts'
@@ -169,7 +168,8 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     deps.log.warn({ err: error }, 'webhook wake-ups unavailable; polling only')
     return null
   })
-  // Born deliveries come on this worker's own channel; births stop if it is lost.
+  // Born deliveries come on this worker's own channel; if its connection is lost, births stop
+  // for the rest of the process's life (every delivery is claimed then, as without births).
   let detach: (() => void) | null = null
   let lost = false
   const unlistenBorn = deps.database
