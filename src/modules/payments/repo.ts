@@ -151,6 +151,20 @@ const chargeForUpdateWithOrder = template((q, v: { gateway: string; gatewayCharg
     .forUpdate('charges'),
 )
 
+/** What a gateway callback did, as its inbox row keeps it. */
+export type CallbackOutcome =
+  | 'paid'
+  | 'expired'
+  | 'chargeback'
+  | 'duplicate'
+  | 'unknown_charge'
+  | 'amount_mismatch'
+  | 'refund_charged_back'
+  | 'failed'
+  | 'late_payment_returned'
+  | 'late_payment_to_return'
+  | 'ignored'
+
 export const paymentsRepo = {
   /** A charge; with `follow`, its order's check scheduled in the same statement. */
   insertCharge(db: Executor, row: Insertable<DB['charges']>, follow?: CheckRow) {
@@ -308,7 +322,7 @@ export const paymentsRepo = {
   inboxIsNew,
 
   /** A new inbox row's outcome, corrected to what its callback turned out to do. */
-  async setCallbackOutcome(db: Executor, id: string, outcome: string) {
+  async setCallbackOutcome(db: Executor, id: string, outcome: CallbackOutcome) {
     await db.updateTable('payment_callbacks').set({ outcome }).where('id', '=', id).execute()
   },
 

@@ -7,20 +7,7 @@ import { chargebackOrder } from './chargeback.ts'
 import { confirmPayment } from './confirm.ts'
 import { expireOrder, failOrder } from './expire.ts'
 import type { GatewayCharge, ParsedCallback } from './gateway.ts'
-import { paymentsRepo as repo } from './repo.ts'
-
-export type CallbackOutcome =
-  | 'paid'
-  | 'expired'
-  | 'chargeback'
-  | 'duplicate'
-  | 'unknown_charge'
-  | 'amount_mismatch'
-  | 'refund_charged_back'
-  | 'failed'
-  | 'late_payment_returned'
-  | 'late_payment_to_return'
-  | 'ignored'
+import { type CallbackOutcome, paymentsRepo as repo } from './repo.ts'
 
 /**
  * Applies one authentic gateway callback, inside the caller's transaction. The inbox row makes
@@ -139,8 +126,8 @@ export function recordFirstCharge(
   ctx: Pick<Deps, 'clock'>,
   input: ChargeRecord & { followAt: Date },
 ) {
-  const { row, follow } = chargeRecord(ctx, input)
-  return repo.insertFirstCharge(db, row, follow!)
+  const { row } = chargeRecord(ctx, input)
+  return repo.insertFirstCharge(db, row, followUp(input.orderId, input.followAt, row.created_at))
 }
 
 export const isNotFirstCharge = repo.isNotFirstCharge
@@ -172,11 +159,14 @@ function chargeRecord(ctx: Pick<Deps, 'clock'>, input: ChargeRecord) {
       saved_card: charge.savedCard ?? null,
       created_at: now,
     },
-    follow: input.followAt && {
-      id: input.orderId,
-      kind: 'charge' as const,
-      at: input.followAt,
-      now,
-    },
+    follow: input.followAt && followUp(input.orderId, input.followAt, now),
   }
 }
+
+/** The reconciliation's look at the order's charge, due at `at` (payments/reconcile.ts). */
+const followUp = (orderId: string, at: Date, now: Date) => ({
+  id: orderId,
+  kind: 'charge' as const,
+  at,
+  now,
+})
