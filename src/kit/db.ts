@@ -27,17 +27,26 @@ export interface Database {
   /** Runs a multi-statement SQL script in one transaction on one connection (migrations). */
   execInTx(script: string): Promise<void>
   /**
-   * Calls `onNotify` with the payload of every `NOTIFY channel` committed by any process;
-   * returns the unlisten. A lost connection (`onLost`, PostgreSQL only) loses the notifications
-   * from then on: callers keep polling as a fallback.
+   * Calls `onNotify` with the payload of every `NOTIFY channel` committed by any process. A
+   * lost connection (`onLost`, PostgreSQL only) loses the notifications from then on: callers
+   * keep polling as a fallback.
    */
   listen(
     channel: string,
     onNotify: (payload: string) => void,
     onLost?: () => void,
-  ): Promise<() => Promise<void>>
+  ): Promise<Listener>
   /** PGlite only: its data directory as an uncompressed tarball, for `snapshot` to load. */
   dump?(): Promise<Blob>
+  close(): Promise<void>
+}
+
+export interface Listener {
+  /**
+   * Resolves once every notification committed before the call has reached `onNotify` (a round
+   * trip on the listening connection: PostgreSQL sends what is pending before it answers).
+   */
+  sync(): Promise<void>
   close(): Promise<void>
 }
 
@@ -208,9 +217,14 @@ export async function openDatabase(opts: {
         client.on('notification', (message) => onNotify(message.payload ?? ''))
         await client.connect()
         await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
-        return () => {
-          ending = true
-          return client.end()
+        return {
+          sync: async () => {
+            await client.query('SELECT 1')
+          },
+          close: () => {
+            ending = true
+            return client.end()
+          },
         }
       },
       close: async () => {
@@ -240,7 +254,14 @@ export async function openDatabase(opts: {
     async listen(channel, onNotify) {
       // Queued behind Kysely's transactions on the single connection, like every query.
       const unlisten = await db.connection().execute(() => pglite.listen(channel, onNotify))
-      return () => unlisten()
+      return {
+        // PGlite hands a statement's notifications over as it returns: a statement queued
+        // behind the callers' is past them.
+        sync: async () => {
+          await sql`SELECT 1`.execute(db)
+        },
+        close: () => unlisten(),
+      }
     },
     dump: () => db.connection().execute(() => pglite.dumpDataDir('none')),
     close: () => db.destroy(),

@@ -164,7 +164,7 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     unclaimedSignals++
     poller.kick()
   }
-  const unlisten = deps.database.listen(DELIVERIES_CHANNEL, wake).catch((error) => {
+  const wakeListener = deps.database.listen(DELIVERIES_CHANNEL, wake).catch((error) => {
     deps.log.warn({ err: error }, 'webhook wake-ups unavailable; polling only')
     return null
   })
@@ -172,7 +172,7 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
   // for the rest of the process's life (every delivery is claimed then, as without births).
   let detach: (() => void) | null = null
   let lost = false
-  const unlistenBorn = deps.database
+  const bornListener = deps.database
     .listen(
       bornChannel,
       (payload) => {
@@ -187,9 +187,9 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
         detach?.()
       },
     )
-    .then((unlistenIt) => {
+    .then((listener) => {
       if (!lost) detach = deps.deliveryHandoff.attach(planBirth)
-      return unlistenIt
+      return listener
     })
     .catch((error) => {
       deps.log.warn({ err: error }, 'born webhook deliveries unavailable; all are claimed')
@@ -198,18 +198,22 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
   return {
     name: poller.name,
     kick: poller.kick,
-    /** One pass, resolved once its sends are recorded, with wake-ups armed by then. */
+    /**
+     * One pass, resolved once its sends are recorded, with wake-ups armed by then; deliveries
+     * born before the call are in hand first (their notifications may still be on the way).
+     */
     async runOnce() {
-      await Promise.all([unlisten, unlistenBorn])
+      const [, born] = await Promise.all([wakeListener, bornListener])
+      await born?.sync().catch(() => {}) // lost: births stopped with it
       const found = await poller.runOnce()
       await Promise.all([...inFlight])
       return found
     },
     async stop() {
       // Born deliveries still held keep their lease until it runs out; a poll claims them then.
-      await unlistenBorn
+      await bornListener
       detach?.()
-      await Promise.all([(await unlisten)?.(), (await unlistenBorn)?.()])
+      await Promise.all([(await wakeListener)?.close(), (await bornListener)?.close()])
       await poller.stop()
       if (gapTimer) clearTimeout(gapTimer)
       await Promise.all(inFlight)
