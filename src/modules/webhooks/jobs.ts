@@ -104,7 +104,9 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     const delivery = bornDelivery(payload)
     if (!leaseLeft(delivery)) return
     if (hasRoom(delivery.endpoint_id)) return send(delivery, true)
-    held.set(delivery.endpoint_id, [...(held.get(delivery.endpoint_id) ?? []), delivery])
+    const queue = held.get(delivery.endpoint_id)
+    if (queue) queue.push(delivery)
+    else held.set(delivery.endpoint_id, [delivery])
     heldCount++
   }
   // Births only while this worker keeps up (no backlog: its last claim found less than its
