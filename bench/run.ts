@@ -351,6 +351,12 @@ function printLaunch(l: NonNullable<typeof launch>): void {
         `≤ 5 ms: ${mark(r.serviceCpuPerPurchaseMs <= 5)}`,
       ],
       [
+        'gateway checks left open',
+        fmt(r.openChecksPerPaidOrder, 2),
+        'per paid order after the run: each a look-up the reconciliation makes minutes after the sale, outside the window',
+        '',
+      ],
+      [
         'service RSS peak',
         `${fmt(r.rssPeakMiB, 0)} MiB`,
         'over the closed and the open loop',

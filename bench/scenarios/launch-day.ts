@@ -86,6 +86,11 @@ export interface LaunchDayResult {
     /** Of those, how many were still unsent a minute after the loop. */
     mailsUnsent: number
   }
+  /**
+   * Of the paid orders, the share whose gateway check is still open after the run: each a look
+   * the reconciliation makes later (minutes after the sale), outside the measured window.
+   */
+  openChecksPerPaidOrder: number
   /** Null when no orders were asked for (`orders: 0`). */
   orders: {
     count: number
@@ -318,6 +323,7 @@ export async function launchDay(opts: {
     await until(() => receiver.received() >= paid, 120_000)
     Object.assign(webhooks, await mailDelays(svc.databaseUrl, mailsBefore))
     const statsEnd = await svc.stats()
+    const openChecksPerPaidOrder = await openChecksOfPaidOrders(svc.databaseUrl)
 
     const orders = opts.orders ? await deepPages(url, auth, svc.databaseUrl, creator, opts) : null
     return {
@@ -348,6 +354,7 @@ export async function launchDay(opts: {
       ),
       warmUpCpuPerPurchaseMs,
       warmUpSeconds: opts.warmUpSeconds,
+      openChecksPerPaidOrder,
       rssPeakMiB: statsEnd.rssPeak / 1024 / 1024,
       workerRssPeakMiB: statsEnd.worker && statsEnd.worker.rssPeak / 1024 / 1024,
       webhooks,
@@ -367,6 +374,22 @@ async function latestMail(databaseUrl: string): Promise<Date | null> {
   try {
     const { rows } = await client.query('SELECT max(created_at) AS at FROM emails')
     return rows[0].at
+  } finally {
+    await client.end()
+  }
+}
+
+/** Open gateway checks ÷ paid orders: the reconciliation's work a sale leaves for later. */
+async function openChecksOfPaidOrders(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query(
+      `SELECT count(c.id)::float8 / greatest(count(*), 1) AS share FROM orders o
+       LEFT JOIN gateway_checks c ON c.id = o.id AND c.status = 'pending'
+       WHERE o.status = 'paid'`,
+    )
+    return rows[0].share
   } finally {
     await client.end()
   }

@@ -94,6 +94,19 @@ describe(`lost callbacks (${engine})`, () => {
     await expectBooksExact(svc.deps.db, { accounts: [accountId], affiliates: [], coproducers: [] })
   })
 
+  it('a PIX paid by its callback settles its check in the payment: nothing is left to look up', async () => {
+    const res = await checkout(svc.api, oneTimeId)
+    const { order_id: orderId, charge_id: chargeId } = res.body
+    expect(await checkOf(orderId)).toMatchObject({ status: 'pending' })
+    const paid = await svc.api('POST', `/sandbox/charges/${chargeId}/pay`)
+    expect(paid.body.callback_status).toBe(200)
+    expect(await statusOf(orderId)).toBe('paid')
+    expect(await checkOf(orderId)).toMatchObject({ status: 'settled', note: 'order paid' })
+    // Past the first look's time the reconciliation finds nothing due for it.
+    await advance(5 * 60)
+    expect(await svc.workers!.runOnce('payments.reconcile')).toBe(0)
+  })
+
   it('looks again with doubling waits, the last one at the expiry', async () => {
     const res = await checkout(svc.api, oneTimeId)
     const { order_id: orderId } = res.body

@@ -45,3 +45,7 @@ function checkRow(ctx: Ctx, input: { id: string; kind: GatewayCheckKind; afterMs
 /** The answer is ours now (recorded, or confirmed to hold nothing): nothing left to look up. */
 export const settleCheck = (db: Executor, ctx: Ctx, id: string, note: string) =>
   repo.settleCheck(db, id, note, ctx.clock.now())
+
+/** settleCheck as a part of a statement the caller writes with others (kit/statement.ts). */
+export const settleCheckPart = (ctx: Ctx, id: string, note: string): Part =>
+  repo.settleCheckPart(id, note, ctx.clock.now())

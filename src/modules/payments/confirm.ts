@@ -11,6 +11,7 @@ import { postSale } from '../ledger/sales.ts'
 import { markPaid } from '../orders/service.ts'
 import { subscriptionPaid } from '../subscriptions/service.ts'
 import { emitEvents } from '../webhooks/service.ts'
+import { settleCheckPart } from './checks.ts'
 
 type Ctx = Pick<Deps, 'clock' | 'config'>
 
@@ -62,12 +63,15 @@ export async function confirmPayment(
         },
         recurring ? [] : [paidEvent],
       )
-  // Last, in one statement with the access, its events and the mails: the sale's posting
-  // locks the rows it writes (the holders' balances, one random slot of the account's balance)
-  // until commit, so anything that does meet them waits as little as it can.
+  // Last, in one statement with the access, its events, the mails and the order's gateway
+  // check (nothing is left to look up once it is paid; else the reconciliation would look a
+  // paid order up minutes after every sale): the sale's posting locks the rows it writes (the
+  // holders' balances, one random slot of the account's balance) until commit, so anything
+  // that does meet them waits as little as it can.
   await postSale(tx, ctx, order, hasShares, [
     ...access,
     ...mailParts(ctx, saleMails(ctx, paid, renewed)),
+    settleCheckPart(ctx, order.id, 'order paid'),
   ])
   return true
 }

@@ -61,7 +61,7 @@ export async function recordOrderCharge(
     followAt: lookAt,
   })
   if (charge.status === 'paid') {
-    await settleCheck(tx, ctx, order.id, `charge recorded (${charge.status})`)
+    // The payment settles the order's check (confirm.ts).
     await confirmPayment(tx, ctx, order.id)
     return { kind: 'recorded', status: 'paid' }
   }

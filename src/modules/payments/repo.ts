@@ -51,6 +51,15 @@ const checkUpserts = {
   ),
 }
 
+/** An open check settled (a check already settled keeps what settled it), compiled once. */
+const checkSettle = fragmentTemplate((q, v: { id: string; note: string; at: Date }) =>
+  q
+    .updateTable('gateway_checks')
+    .set({ status: 'settled', note: v.note, settled_at: v.at, locked_until: null })
+    .where('id', '=', v.id)
+    .where('status', '=', 'pending'),
+)
+
 type ChargeRow = Insertable<DB['charges']> & { order_id: string }
 
 /** The charge's columns, each from its value (or, for the first charge, from `first_of`). */
@@ -381,12 +390,12 @@ export const paymentsRepo = {
   },
 
   settleCheck(db: Executor, id: string, note: string, at: Date) {
-    return db
-      .updateTable('gateway_checks')
-      .set({ status: 'settled', note, settled_at: at, locked_until: null })
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .execute()
+    return runFragment(db, checkSettle({ id, note, at }))
+  },
+
+  /** settleCheck as a part of a statement (kit/statement.ts). */
+  settleCheckPart(id: string, note: string, at: Date) {
+    return { name: 'settled_check', query: checkSettle({ id, note, at }) } satisfies Part
   },
 
   /**
