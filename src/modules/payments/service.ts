@@ -113,7 +113,8 @@ export async function applyCallback(
 
 /** Our record of a charge the gateway created for an order. */
 export function recordCharge(tx: Tx, ctx: Pick<Deps, 'clock'>, input: ChargeRecord) {
-  const { row, follow } = chargeRecord(ctx, input)
+  const row = chargeRow(ctx, input)
+  const follow = input.followAt && followUp(input.orderId, input.followAt, row.created_at)
   return repo.insertCharge(tx, row, follow)
 }
 
@@ -126,7 +127,7 @@ export function recordFirstCharge(
   ctx: Pick<Deps, 'clock'>,
   input: ChargeRecord & { followAt: Date },
 ) {
-  const { row } = chargeRecord(ctx, input)
+  const row = chargeRow(ctx, input)
   return repo.insertFirstCharge(db, row, followUp(input.orderId, input.followAt, row.created_at))
 }
 
@@ -142,24 +143,22 @@ type ChargeRecord = {
   followAt?: Date | undefined
 }
 
-function chargeRecord(ctx: Pick<Deps, 'clock'>, input: ChargeRecord) {
+/** Our row of the gateway's charge. */
+function chargeRow(ctx: Pick<Deps, 'clock'>, input: ChargeRecord) {
   const now = ctx.clock.now()
   const { charge } = input
   return {
-    row: {
-      id: uuidv7(now.getTime()),
-      order_id: input.orderId,
-      gateway: input.gateway,
-      gateway_charge_id: charge.gatewayChargeId,
-      method: input.method,
-      amount_cents: input.amountCents,
-      status: charge.status,
-      pix_copy_paste: charge.pix?.copyPaste ?? null,
-      pix_expires_at: charge.pix?.expiresAt ?? null,
-      saved_card: charge.savedCard ?? null,
-      created_at: now,
-    },
-    follow: input.followAt && followUp(input.orderId, input.followAt, now),
+    id: uuidv7(now.getTime()),
+    order_id: input.orderId,
+    gateway: input.gateway,
+    gateway_charge_id: charge.gatewayChargeId,
+    method: input.method,
+    amount_cents: input.amountCents,
+    status: charge.status,
+    pix_copy_paste: charge.pix?.copyPaste ?? null,
+    pix_expires_at: charge.pix?.expiresAt ?? null,
+    saved_card: charge.savedCard ?? null,
+    created_at: now,
   }
 }
 
