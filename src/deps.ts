@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config.ts'
 import type { Clock } from './kit/clock.ts'
 import type { Database, Db } from './kit/db.ts'
+import type { MailHandoff } from './modules/email/handoff.ts'
 import type { PaymentGateway } from './modules/payments/gateway.ts'
 import type { PayoutProvider } from './modules/payouts/provider.ts'
 import type { DeliveryHandoff } from './modules/webhooks/handoff.ts'
@@ -17,5 +18,7 @@ export interface Deps {
   payouts: PayoutProvider
   /** Webhook deliveries handed from the code that writes events to this process's worker. */
   deliveryHandoff: DeliveryHandoff
+  /** Mails handed from the code that writes them to this process's e-mail worker. */
+  mailHandoff: MailHandoff
   log: FastifyBaseLogger
 }

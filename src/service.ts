@@ -6,6 +6,7 @@ import type { Deps } from './deps.ts'
 import { type Clock, databaseClock, systemClock } from './kit/clock.ts'
 import { type Database, migrate, openDatabase } from './kit/db.ts'
 import { resolveAppSecret } from './kit/secrets.ts'
+import { createMailHandoff } from './modules/email/handoff.ts'
 import { createGateway, createPayouts } from './modules/payments/gateways/index.ts'
 import { createDeliveryHandoff } from './modules/webhooks/handoff.ts'
 import { seed } from './seed.ts'
@@ -47,6 +48,7 @@ export async function startService(
     clock,
     appSecret,
     deliveryHandoff: createDeliveryHandoff(),
+    mailHandoff: createMailHandoff(),
   }
   const gateway = createGateway(base)
   const payouts = createPayouts(base)

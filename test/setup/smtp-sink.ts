@@ -1,11 +1,14 @@
 // A real SMTP server on a free port (smtp-server), for the mail tests. `answer` decides, per
-// message, whether it is accepted, refused with a temporary error, or left hanging unanswered.
+// message, whether it is accepted, refused with a temporary error, or left hanging unanswered;
+// a promise of a verdict holds the answer until it settles.
 import type { AddressInfo } from 'node:net'
 import { SMTPServer } from 'smtp-server'
 
 export type SinkAnswer = 'accept' | 'refuse' | 'stall'
 
-export async function startSmtpSink(answer: (raw: string) => SinkAnswer = () => 'accept') {
+export async function startSmtpSink(
+  answer: (raw: string) => SinkAnswer | Promise<SinkAnswer> = () => 'accept',
+) {
   const received: string[] = []
   let stalled = 0
   let connections = 0
@@ -22,8 +25,8 @@ export async function startSmtpSink(answer: (raw: string) => SinkAnswer = () => 
       stream.on('data', (chunk: Buffer) => {
         raw += chunk.toString('utf8')
       })
-      stream.on('end', () => {
-        const verdict = answer(raw)
+      stream.on('end', async () => {
+        const verdict = await answer(raw)
         if (verdict === 'stall') return void stalled++
         if (verdict === 'refuse') return callback(new Error('451 try again later'))
         received.push(raw)

@@ -1,11 +1,15 @@
 // Sends the mail outbox: claimed under a lease (a crashed worker's mail comes back when the
-// lease expires), retried with exponential backoff, given up after MAX_ATTEMPTS.
+// lease expires), retried with exponential backoff, given up after MAX_ATTEMPTS. Mails written
+// by this process while the worker keeps up are born claimed (handoff.ts): sent as their commit
+// is announced, with no claim.
 
+import { randomBytes } from 'node:crypto'
 import type { Selectable } from 'kysely'
 import type { Deps } from '../../deps.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { claimDueRows, startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
+import type { BornMail, MailBirth } from './handoff.ts'
 import { emailRepo as repo } from './repo.ts'
 import { createMailTransport, type MailTransport } from './transport.ts'
 
@@ -18,6 +22,21 @@ const BATCH = 100
 // the transport's time-outs (connect 10 s + greeting 10 s + socket 30 s). The price: mail a
 // crashed worker had claimed waits up to 10 minutes.
 export const EMAIL_LEASE_MS = 10 * 60_000
+/**
+ * Born mails held or being sent at once, at most: beyond, mails are written unclaimed. Each
+ * holds its bodies in memory (a few kB) from its statement to its send.
+ */
+const MAX_BORN = 500
+/**
+ * How long a born mail's content waits for its commit to be announced. A statement that rolled
+ * back, or a mail its dedupe key refused, announces nothing: its content is dropped after this.
+ * A commit announced later still is sent by a poll once its lease runs out.
+ */
+const HOLD_MS = 10_000
+/** Born mails sent are marked in one statement per this much time (not one each). */
+const SENT_FLUSH_MS = 100
+/** The longest one send may take: the transport's time-outs (connect, greeting, socket). */
+const SEND_MAX_MS = 50_000
 
 export function emailRetryDelayMs(attempt: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** (attempt - 1), 3_600_000)
@@ -25,19 +44,140 @@ export function emailRetryDelayMs(attempt: number, baseMs: number): number {
 
 export const startEmailWorker: WorkerFactory = (deps) => {
   const transport = createMailTransport(deps.config)
+  const retryBaseMs = deps.config.emailRetryBaseMs
+  const born = bornMails(deps, transport, retryBaseMs)
   const poller = startPoller({
     name: 'email.send',
     intervalMs: deps.config.workerPollMs,
-    pass: () => sendDue(deps, transport, deps.config.emailRetryBaseMs),
+    pass: async () => {
+      const found = await sendDue(deps, transport, retryBaseMs)
+      // A full batch is a backlog: mails written meanwhile wait their turn, unclaimed.
+      born.keepingUp(found < BATCH)
+      return found
+    },
     onError: (error) => deps.log.error({ err: error }, 'e-mail pass failed'),
   })
   return {
     name: poller.name,
     kick: poller.kick,
-    runOnce: poller.runOnce,
+    /** One pass, resolved once the born mails committed before the call are sent and marked. */
+    async runOnce() {
+      await born.settle()
+      return poller.runOnce()
+    },
     async stop() {
+      await born.stop()
       await poller.stop()
       transport.close()
+    },
+  }
+}
+
+/**
+ * The born mails of one worker: held from their statement to their commit's announcement on
+ * the worker's own channel, then sent; their marks go in batches.
+ */
+function bornMails(deps: Deps, transport: MailTransport, retryBaseMs: number) {
+  const channel = `vitrine_mail_${randomBytes(8).toString('hex')}`
+  /** Content of born mails not yet announced, oldest first (a Map keeps insertion order). */
+  const held = new Map<string, { mail: BornMail; until: Date; since: number }>()
+  const sending = new Set<Promise<void>>()
+  let sent: { id: string; at: Date }[] = []
+  let flushTimer: NodeJS.Timeout | null = null
+  let flushing: Promise<void> = Promise.resolve()
+  let keepingUp = true
+
+  const dropStale = () => {
+    const oldest = performance.now() - HOLD_MS
+    for (const [id, entry] of held) {
+      if (entry.since > oldest) break
+      held.delete(id)
+    }
+  }
+  const flush = () => {
+    if (flushTimer) clearTimeout(flushTimer)
+    flushTimer = null
+    const batch = sent
+    sent = []
+    if (!batch.length) return flushing
+    // Relaxed (kit/db.ts): a database crash can only send a mail again.
+    flushing = flushing
+      .then(() => repo.markSentAt(deps.database.relaxed, batch))
+      .then(
+        () => {},
+        (error) => deps.log.error({ err: error }, 'born e-mails not marked sent'),
+      )
+    return flushing
+  }
+  const send = (mail: BornMail, attempts: number) => {
+    const one: Promise<void> = transport
+      .send(mail)
+      .then(
+        () => {
+          sent.push({ id: mail.id, at: deps.clock.now() })
+          flushTimer ??= setTimeout(flush, SENT_FLUSH_MS)
+        },
+        (error) => failed(deps, mail.id, attempts, error, retryBaseMs),
+      )
+      .catch((error) => deps.log.error({ err: error }, 'born e-mail not recorded'))
+      .finally(() => sending.delete(one))
+    sending.add(one)
+  }
+  const take = (id: string) => {
+    const entry = held.get(id)
+    held.delete(id)
+    // Dropped already (announced after HOLD_MS), or a lease too short to send within: the
+    // mail waits for its lease to run out and a poll.
+    if (!entry || deps.clock.now().getTime() >= entry.until.getTime() - SEND_MAX_MS) return
+    send(entry.mail, 1)
+  }
+  const plan = (now: Date): MailBirth | null => {
+    dropStale()
+    if (!keepingUp || held.size + sending.size >= MAX_BORN) return null
+    const until = new Date(now.getTime() + EMAIL_LEASE_MS)
+    return {
+      channel,
+      until,
+      hold(mails) {
+        const since = performance.now()
+        for (const mail of mails) held.set(mail.id, { mail, until, since })
+      },
+    }
+  }
+
+  // If the listening connection is lost, births stop for the rest of the process's life.
+  let detach: (() => void) | null = null
+  let lost = false
+  const listener = deps.database
+    .listen(channel, take, () => {
+      lost = true
+      detach?.()
+    })
+    .then((l) => {
+      if (!lost) detach = deps.mailHandoff.attach(plan)
+      return l
+    })
+    .catch((error) => {
+      deps.log.warn({ err: error }, 'born e-mails unavailable; all are claimed')
+      return null
+    })
+
+  return {
+    keepingUp(value: boolean) {
+      keepingUp = value
+    },
+    /** Takes in what was announced before the call, sends it and marks it. */
+    async settle() {
+      await (await listener)?.sync().catch(() => {}) // lost: births stopped with it
+      await Promise.all([...sending])
+      await flush()
+    },
+    /** Held mails keep their lease until it runs out; a poll sends them then. */
+    async stop() {
+      detach?.()
+      await (await listener)?.close()
+      await Promise.all([...sending])
+      await flush()
     },
   }
 }
@@ -65,21 +205,29 @@ async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number
         })
         sent.push(mail.id)
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error)
-        const next =
-          mail.attempts >= MAX_ATTEMPTS
-            ? null
-            : new Date(deps.clock.now().getTime() + emailRetryDelayMs(mail.attempts, retryBaseMs))
-        deps.log.warn(
-          { emailId: mail.id, attempt: mail.attempts, error: message },
-          'e-mail not sent',
-        )
-        await repo.markRetry(deps.database.relaxed, mail.id, message.slice(0, 1000), next)
+        await failed(deps, mail.id, mail.attempts, error, retryBaseMs)
       }
     }),
   )
   if (sent.length) await repo.markSent(deps.database.relaxed, sent, deps.clock.now())
-  const failed = results.find((r) => r.status === 'rejected')
-  if (failed) throw failed.reason
+  const failure = results.find((r) => r.status === 'rejected')
+  if (failure) throw failure.reason
   return mails.length
+}
+
+/** A send that failed: tried again later with a doubling wait, or given up after MAX_ATTEMPTS. */
+async function failed(
+  deps: Deps,
+  id: string,
+  attempts: number,
+  error: unknown,
+  retryBaseMs: number,
+) {
+  const message = error instanceof Error ? error.message : String(error)
+  const next =
+    attempts >= MAX_ATTEMPTS
+      ? null
+      : new Date(deps.clock.now().getTime() + emailRetryDelayMs(attempts, retryBaseMs))
+  deps.log.warn({ emailId: id, attempt: attempts, error: message }, 'e-mail not sent')
+  await repo.markRetry(deps.database.relaxed, id, message.slice(0, 1000), next)
 }

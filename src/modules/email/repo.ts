@@ -21,21 +21,31 @@ type MailRow = Required<Pick<Insertable<DB['emails']>, (typeof MAIL_COLUMNS)[num
 /** Mail rows as one array per column, in MAIL_COLUMNS' order. */
 type MailColumns = { [C in keyof MailRow]: MailRow[C][] }
 
+/** Born claimed (handoff.ts): leased until `until`, announced on `channel` at commit. */
+type Born = { channel: string | null; until: Date | null }
+
 /**
  * The mail insert for one condition (kit/template.ts). The rows come as arrays: one text for any
- * number of them.
+ * number of them. A born mail is written leased (`attempts = 1`, as a claim leaves it) and its
+ * id notified on the worker's channel; a mail the dedupe key refused returns no row, so nothing.
  */
-const mailInsert = fragmentTemplatePer((q, v: MailColumns, onlyIf: RawBuilder<boolean>) =>
+const mailInsert = fragmentTemplatePer((q, v: MailColumns & Born, onlyIf: RawBuilder<boolean>) =>
   q
     .insertInto('emails')
-    .columns(MAIL_COLUMNS)
+    .columns([...MAIL_COLUMNS, 'locked_until', 'attempts'])
     .expression(
-      sql`SELECT * FROM unnest(${v.id}::uuid[], ${v.dedupe_key}::text[], ${v.to_address}::text[],
-        ${v.subject}::text[], ${v.text_body}::text[], ${v.html_body}::text[], ${v.status}::text[],
-        ${v.next_attempt_at}::timestamptz[], ${v.created_at}::timestamptz[])
-      WHERE ${onlyIf}`,
+      sql`SELECT m.*, ${v.until}::timestamptz,
+          CASE WHEN ${v.until}::timestamptz IS NULL THEN 0 ELSE 1 END
+        FROM unnest(${v.id}::uuid[], ${v.dedupe_key}::text[], ${v.to_address}::text[],
+          ${v.subject}::text[], ${v.text_body}::text[], ${v.html_body}::text[], ${v.status}::text[],
+          ${v.next_attempt_at}::timestamptz[], ${v.created_at}::timestamptz[]) AS m
+        WHERE ${onlyIf}`,
     )
-    .onConflict((oc) => oc.column('dedupe_key').doNothing()),
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .returning(
+      sql<null>`CASE WHEN ${v.channel}::text IS NOT NULL
+          THEN pg_notify(${v.channel}::text, id::text) END`.as('born'),
+    ),
 )
 
 export const emailRepo = {
@@ -43,11 +53,12 @@ export const emailRepo = {
    * New mails, as a part of a statement (kit/statement.ts); with `onlyIf`, only when that holds
    * there. A taken dedupe key writes nothing: one delivery e-mail per order, whatever retries.
    */
-  insertPart(rows: MailRow[], onlyIf: RawBuilder<boolean> = ALWAYS): Part {
+  insertPart(rows: MailRow[], born: Born, onlyIf: RawBuilder<boolean> = ALWAYS): Part {
     const column = <C extends keyof MailRow>(c: C) => rows.map((row) => row[c])
     return {
       name: 'mail',
       query: mailInsert(onlyIf)({
+        ...born,
         id: column('id'),
         dedupe_key: column('dedupe_key'),
         to_address: column('to_address'),
@@ -68,6 +79,15 @@ export const emailRepo = {
       .set({ status: 'sent', sent_at: now, locked_until: null, last_error: null })
       .where('id', '=', sql<string>`ANY(${ids}::uuid[])`)
       .execute()
+  },
+
+  /** markSent with each mail's own time (born mails, marked in batches after they went). */
+  markSentAt(db: Executor, sent: { id: string; at: Date }[]) {
+    return sql`UPDATE emails SET status = 'sent', sent_at = s.at, locked_until = NULL,
+        last_error = NULL
+      FROM unnest(${sent.map((m) => m.id)}::uuid[], ${sent.map((m) => m.at)}::timestamptz[])
+        AS s (id, at)
+      WHERE emails.id = s.id`.execute(db)
   },
 
   markRetry(db: Executor, id: string, error: string, next: Date | null) {

@@ -3,6 +3,7 @@ import type { Clock } from '../../kit/clock.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { type Part, writeParts } from '../../kit/statement.ts'
+import type { MailHandoff } from './handoff.ts'
 import { emailRepo as repo } from './repo.ts'
 
 export interface Mail {
@@ -12,15 +13,18 @@ export interface Mail {
   html: string
 }
 
+/** `mailHandoff`: the process's (deps'); without it mails are written unclaimed. */
+type MailCtx = { clock: Clock; mailHandoff?: MailHandoff }
+
 /** Queues a mail in the caller's transaction: it exists exactly when the change does. */
-export function queueEmail(tx: Tx, ctx: { clock: Clock }, input: QueuedMail) {
+export function queueEmail(tx: Tx, ctx: MailCtx, input: QueuedMail) {
   return queueEmails(tx, ctx, [input])
 }
 
 export type QueuedMail = Mail & { dedupeKey?: string }
 
 /** Several mails in one statement (a paid order's delivery mail and its sale notification). */
-export async function queueEmails(tx: Tx, ctx: { clock: Clock }, mails: QueuedMail[]) {
+export async function queueEmails(tx: Tx, ctx: MailCtx, mails: QueuedMail[]) {
   await writeParts(tx, mailParts(ctx, mails))
 }
 
@@ -28,28 +32,32 @@ export async function queueEmails(tx: Tx, ctx: { clock: Clock }, mails: QueuedMa
  * queueEmails as a part of a statement the caller writes with others (kit/statement.ts); with
  * `onlyIf`, the mails are written only when that holds in it (a buyer created there).
  */
-export function mailParts(
-  ctx: { clock: Clock },
-  mails: QueuedMail[],
-  onlyIf?: RawBuilder<boolean>,
-): Part[] {
+export function mailParts(ctx: MailCtx, mails: QueuedMail[], onlyIf?: RawBuilder<boolean>): Part[] {
   if (mails.length === 0) return []
   const now = ctx.clock.now()
+  const rows = mails.map((input) => ({
+    id: uuidv7(now.getTime()),
+    dedupe_key: input.dedupeKey ?? null,
+    to_address: input.to.toLowerCase(),
+    subject: input.subject,
+    text_body: input.text,
+    html_body: input.html,
+    status: 'pending' as const,
+    next_attempt_at: now,
+    created_at: now,
+  }))
+  const birth = ctx.mailHandoff?.birth(now) ?? null
+  birth?.hold(
+    rows.map((r) => ({
+      id: r.id,
+      to: r.to_address,
+      subject: r.subject,
+      text: r.text_body,
+      html: r.html_body,
+    })),
+  )
   return [
-    repo.insertPart(
-      mails.map((input) => ({
-        id: uuidv7(now.getTime()),
-        dedupe_key: input.dedupeKey ?? null,
-        to_address: input.to.toLowerCase(),
-        subject: input.subject,
-        text_body: input.text,
-        html_body: input.html,
-        status: 'pending' as const,
-        next_attempt_at: now,
-        created_at: now,
-      })),
-      onlyIf,
-    ),
+    repo.insertPart(rows, { channel: birth?.channel ?? null, until: birth?.until ?? null }, onlyIf),
   ]
 }
 

@@ -10,7 +10,7 @@ import type { Deps } from '../../deps.ts'
 import { startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
 import { createEndpointWindows, type EndpointWindows } from './concurrency.ts'
-import type { BirthPlanner } from './handoff.ts'
+import type { DeliveryBirthPlanner } from './handoff.ts'
 import { createRecorder, type Recorder, recordEndpointGone } from './record.ts'
 import {
   type BornDelivery,
@@ -112,7 +112,7 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
   // Births only while this worker keeps up (no backlog: its last claim found less than its
   // room) and has room beyond what its claims need; never to an endpoint whose window is full.
   const bornChannel = `vitrine_born_${randomBytes(8).toString('hex')}`
-  const planBirth: BirthPlanner = (now) => {
+  const planBirth: DeliveryBirthPlanner = (now) => {
     if (!starved || inFlight.size + heldCount > MAX_IN_FLIGHT - REFILL_AT) {
       unclaimedSignals++
       return null
