@@ -73,6 +73,15 @@ const RELAXED_POOL = 4
  */
 const CONNECTION_LIFETIME_SECONDS = 600
 
+/**
+ * The start of a statement PostgreSQL plans anew on every run (it runs unnamed, not prepared):
+ * one whose right plan depends on a table's size, which keeps changing under a long-lived
+ * connection. A batch update of outbox rows by id, prepared while the table was tiny, keeps a
+ * generic plan that scans the whole table at every run as it grows (launch bench, 2026-11-27:
+ * the born mails' sent marks, ten a second, each reading every mail).
+ */
+export const PLANNED_EACH_RUN = '/* planned each run */ '
+
 /** Distinct statement texts given a prepared-statement name; beyond, texts run unnamed. */
 const MAX_PREPARED = 2_000
 const preparedNames = new Map<string, string>()
@@ -131,6 +140,7 @@ class PreparingClient extends pg.Client {
   /** The prepared-statement name of a parameterized text; null: it runs unnamed. */
   private nameOf(config: unknown, values: unknown[] | undefined): string | null {
     if (typeof config !== 'string' || !Array.isArray(values) || values.length === 0) return null
+    if (config.startsWith(PLANNED_EACH_RUN)) return null
     let name = preparedNames.get(config)
     if (!name && preparedNames.size < MAX_PREPARED) {
       name = `v${preparedNames.size}`

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs'
 import { AbortedTransactionError, sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Executor, migrate, openDatabase, withTx } from '../../src/kit/db.ts'
+import { type Executor, migrate, openDatabase, PLANNED_EACH_RUN, withTx } from '../../src/kit/db.ts'
 import { ledgerRepo } from '../../src/modules/ledger/repo.ts'
 import { paymentsRepo } from '../../src/modules/payments/repo.ts'
 import { subscriptionsRepo } from '../../src/modules/subscriptions/repo.ts'
@@ -73,6 +73,25 @@ describe(`database layer (${engine})`, () => {
       }
       expect(await prepared(true)).toBeGreaterThan(0)
       expect(await prepared(false)).toBe(0)
+    })
+
+  if (engine === 'postgres')
+    it('runs a statement marked PLANNED_EACH_RUN unprepared: planned for its values each time', async () => {
+      const one = await openDatabase({ databaseUrl: testDb.url, poolSize: 1 })
+      try {
+        const texts = async () =>
+          (
+            await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(
+              one.db,
+            )
+          ).rows.map((r) => r.statement)
+        await sql`${sql.raw(PLANNED_EACH_RUN)}SELECT ${1}::int AS planned`.execute(one.db)
+        await sql`SELECT ${1}::int AS prepared`.execute(one.db)
+        expect((await texts()).filter((t) => t.includes('AS planned'))).toEqual([])
+        expect((await texts()).filter((t) => t.includes('AS prepared'))).toHaveLength(1)
+      } finally {
+        await one.close()
+      }
     })
 
   // The columns of a prepared statement's result are described on its first run only.

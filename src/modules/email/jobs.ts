@@ -102,7 +102,7 @@ function bornMails(deps: Deps, transport: MailTransport, retryBaseMs: number) {
     if (!batch.length) return flushing
     // Relaxed (kit/db.ts): a database crash can only send a mail again.
     flushing = flushing
-      .then(() => repo.markSentAt(deps.database.relaxed, batch))
+      .then(() => repo.markSent(deps.database.relaxed, batch))
       .then(
         () => {},
         (error) => deps.log.error({ err: error }, 'born e-mails not marked sent'),
@@ -192,7 +192,7 @@ async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number
   })
   // Sent mails are marked in one statement at the end of the pass (not one each): a pass ends
   // within the lease (the SMTP time-outs see to it), so this is as safe as marking each at once.
-  const sent: string[] = []
+  const sent: { id: string; at: Date }[] = []
   const results = await Promise.allSettled(
     mails.map(async (mail) => {
       try {
@@ -203,13 +203,13 @@ async function sendDue(deps: Deps, transport: MailTransport, retryBaseMs: number
           text: mail.text_body,
           html: mail.html_body,
         })
-        sent.push(mail.id)
+        sent.push({ id: mail.id, at: deps.clock.now() })
       } catch (error) {
         await failed(deps, mail.id, mail.attempts, error, retryBaseMs)
       }
     }),
   )
-  if (sent.length) await repo.markSent(deps.database.relaxed, sent, deps.clock.now())
+  if (sent.length) await repo.markSent(deps.database.relaxed, sent)
   const failure = results.find((r) => r.status === 'rejected')
   if (failure) throw failure.reason
   return mails.length

@@ -1,5 +1,5 @@
 import { type Insertable, type RawBuilder, sql } from 'kysely'
-import type { Executor } from '../../kit/db.ts'
+import { type Executor, PLANNED_EACH_RUN } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import type { Part } from '../../kit/statement.ts'
 import { ALWAYS, fragmentTemplatePer } from '../../kit/template.ts'
@@ -72,19 +72,13 @@ export const emailRepo = {
     }
   },
 
-  /** One array parameter: the same statement whatever the batch's size. */
-  markSent(db: Executor, ids: string[], now: Date) {
-    return db
-      .updateTable('emails')
-      .set({ status: 'sent', sent_at: now, locked_until: null, last_error: null })
-      .where('id', '=', sql<string>`ANY(${ids}::uuid[])`)
-      .execute()
-  },
-
-  /** markSent with each mail's own time (born mails, marked in batches after they went). */
-  markSentAt(db: Executor, sent: { id: string; at: Date }[]) {
-    return sql`UPDATE emails SET status = 'sent', sent_at = s.at, locked_until = NULL,
-        last_error = NULL
+  /**
+   * Sent, each at its own time; one statement for the batch. Planned on every run: a generic
+   * plan made while the outbox was small would read all of it (kit/db.ts, PLANNED_EACH_RUN).
+   */
+  markSent(db: Executor, sent: { id: string; at: Date }[]) {
+    return sql`${sql.raw(PLANNED_EACH_RUN)}UPDATE emails SET status = 'sent', sent_at = s.at,
+        locked_until = NULL, last_error = NULL
       FROM unnest(${sent.map((m) => m.id)}::uuid[], ${sent.map((m) => m.at)}::timestamptz[])
         AS s (id, at)
       WHERE emails.id = s.id`.execute(db)
