@@ -22,17 +22,17 @@ const BATCH = 100
 // the transport's time-outs (connect 10 s + greeting 10 s + socket 30 s). The price: mail a
 // crashed worker had claimed waits up to 10 minutes.
 export const EMAIL_LEASE_MS = 10 * 60_000
+/** Born mails being sent at once, at most: beyond, mails are written unclaimed. */
+const MAX_SENDING = 500
 /**
- * Born mails held or being sent at once, at most: beyond, mails are written unclaimed. Each
- * holds its bodies in memory (a few kB) from its statement to its send.
+ * Born mails' contents (a few kB each) waiting for their commit to be announced, at most. A
+ * statement that rolled back, a mail its dedupe key refused or its condition left out (the
+ * access mail of a buyer who already had an account) announces nothing: its content is
+ * dropped after HOLD_MS. A commit announced later still is sent by a poll once its lease runs
+ * out; a commit takes milliseconds.
  */
-const MAX_BORN = 500
-/**
- * How long a born mail's content waits for its commit to be announced. A statement that rolled
- * back, or a mail its dedupe key refused, announces nothing: its content is dropped after this.
- * A commit announced later still is sent by a poll once its lease runs out.
- */
-const HOLD_MS = 10_000
+const MAX_HELD = 1_000
+const HOLD_MS = 5_000
 /** Born mails sent are marked in one statement per this much time (not one each). */
 const SENT_FLUSH_MS = 100
 /** The longest one send may take: the transport's time-outs (connect, greeting, socket). */
@@ -133,7 +133,7 @@ function bornMails(deps: Deps, transport: MailTransport, retryBaseMs: number) {
   }
   const plan = (now: Date): MailBirth | null => {
     dropStale()
-    if (!keepingUp || held.size + sending.size >= MAX_BORN) return null
+    if (!keepingUp || held.size >= MAX_HELD || sending.size >= MAX_SENDING) return null
     const until = new Date(now.getTime() + EMAIL_LEASE_MS)
     return {
       channel,
