@@ -172,10 +172,15 @@ function bornMails(deps: Deps, transport: MailTransport, retryBaseMs: number) {
       await Promise.all([...sending])
       await flush()
     },
-    /** Held mails keep their lease until it runs out; a poll sends them then. */
+    /**
+     * No births from now on; what was announced by then is sent. A mail whose commit comes
+     * later keeps its lease until it runs out, and a poll sends it then.
+     */
     async stop() {
       detach?.()
-      await (await listener)?.close()
+      const heard = await listener
+      await heard?.sync().catch(() => {})
+      await heard?.close()
       await Promise.all([...sending])
       await flush()
     },
