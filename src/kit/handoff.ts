@@ -4,6 +4,7 @@
 // it with no claim statement and no claim's row version. Otherwise the row is written unclaimed
 // and a worker's poll claims it. A process that dies holding born rows holds them as it would
 // claimed ones: until their lease runs out.
+import type { Database } from './db.ts'
 
 /** Decides how a row written now is born; null: unclaimed, for any worker's poll. */
 export type BirthPlanner<B> = (now: Date) => B | null
@@ -25,6 +26,44 @@ export function createHandoff<B>(): Handoff<B> {
       return () => {
         if (planner === next) planner = null
       }
+    },
+  }
+}
+
+/** A worker's own channel for its born rows, heard once its planner is attached. */
+export interface BirthChannel {
+  /** Resolves once every announcement committed before the call has been taken. */
+  sync(): Promise<void>
+  /** No births from now on (rows written after are unclaimed). */
+  detach(): void
+  /** Detaches, then stops listening. */
+  close(): Promise<void>
+}
+
+/**
+ * Listens on `channel` and only then attaches `plan` to `handoff`, so a row is born only when
+ * its announcement can be heard. If the connection is lost, births stop for the rest of the
+ * process's life: every row is written unclaimed then, as without births. Rejects when it
+ * cannot listen (births never begin).
+ */
+export async function listenForBirths<B>(
+  database: Pick<Database, 'listen'>,
+  handoff: Handoff<B>,
+  opts: { channel: string; take: (payload: string) => void; plan: BirthPlanner<B> },
+): Promise<BirthChannel> {
+  let detach: (() => void) | null = null
+  let lost = false
+  const listener = await database.listen(opts.channel, opts.take, () => {
+    lost = true
+    detach?.()
+  })
+  if (!lost) detach = handoff.attach(opts.plan)
+  return {
+    sync: () => listener.sync(),
+    detach: () => detach?.(),
+    async close() {
+      detach?.()
+      await listener.close()
     },
   }
 }

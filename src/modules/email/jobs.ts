@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import type { Selectable } from 'kysely'
 import type { Deps } from '../../deps.ts'
 import type { DB } from '../../kit/db-schema.ts'
+import { listenForBirths } from '../../kit/handoff.ts'
 import { claimDueRows, startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
 import type { BornMail, MailBirth } from './handoff.ts'
@@ -109,7 +110,8 @@ function bornMails(deps: Deps, transport: MailTransport, retryBaseMs: number) {
       )
     return flushing
   }
-  const send = (mail: BornMail, attempts: number) => {
+  /** A born mail is on its first attempt (a claim would have made it the same). */
+  const send = (mail: BornMail) => {
     const one: Promise<void> = transport
       .send(mail)
       .then(
@@ -117,7 +119,7 @@ function bornMails(deps: Deps, transport: MailTransport, retryBaseMs: number) {
           sent.push({ id: mail.id, at: deps.clock.now() })
           flushTimer ??= setTimeout(flush, SENT_FLUSH_MS)
         },
-        (error) => failed(deps, mail.id, attempts, error, retryBaseMs),
+        (error) => failed(deps, mail.id, 1, error, retryBaseMs),
       )
       .catch((error) => deps.log.error({ err: error }, 'born e-mail not recorded'))
       .finally(() => sending.delete(one))
@@ -129,7 +131,7 @@ function bornMails(deps: Deps, transport: MailTransport, retryBaseMs: number) {
     // Dropped already (announced after HOLD_MS), or a lease too short to send within: the
     // mail waits for its lease to run out and a poll.
     if (!entry || deps.clock.now().getTime() >= entry.until.getTime() - SEND_MAX_MS) return
-    send(entry.mail, 1)
+    send(entry.mail)
   }
   const plan = (now: Date): MailBirth | null => {
     dropStale()
@@ -145,22 +147,12 @@ function bornMails(deps: Deps, transport: MailTransport, retryBaseMs: number) {
     }
   }
 
-  // If the listening connection is lost, births stop for the rest of the process's life.
-  let detach: (() => void) | null = null
-  let lost = false
-  const listener = deps.database
-    .listen(channel, take, () => {
-      lost = true
-      detach?.()
-    })
-    .then((l) => {
-      if (!lost) detach = deps.mailHandoff.attach(plan)
-      return l
-    })
-    .catch((error) => {
+  const births = listenForBirths(deps.database, deps.mailHandoff, { channel, take, plan }).catch(
+    (error) => {
       deps.log.warn({ err: error }, 'born e-mails unavailable; all are claimed')
       return null
-    })
+    },
+  )
 
   return {
     keepingUp(value: boolean) {
@@ -168,7 +160,7 @@ function bornMails(deps: Deps, transport: MailTransport, retryBaseMs: number) {
     },
     /** Takes in what was announced before the call, sends it and marks it. */
     async settle() {
-      await (await listener)?.sync().catch(() => {}) // lost: births stopped with it
+      await (await births)?.sync().catch(() => {}) // lost: births stopped with it
       await Promise.all([...sending])
       await flush()
     },
@@ -177,8 +169,8 @@ function bornMails(deps: Deps, transport: MailTransport, retryBaseMs: number) {
      * later keeps its lease until it runs out, and a poll sends it then.
      */
     async stop() {
-      detach?.()
-      const heard = await listener
+      const heard = await births
+      heard?.detach()
       await heard?.sync().catch(() => {})
       await heard?.close()
       await Promise.all([...sending])

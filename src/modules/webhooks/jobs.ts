@@ -7,6 +7,7 @@
 // or 24 h of failures disables the endpoint (record.ts).
 import { randomBytes } from 'node:crypto'
 import type { Deps } from '../../deps.ts'
+import { listenForBirths } from '../../kit/handoff.ts'
 import { startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
 import { createEndpointWindows, type EndpointWindows } from './concurrency.ts'
@@ -170,33 +171,22 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     deps.log.warn({ err: error }, 'webhook wake-ups unavailable; polling only')
     return null
   })
-  // Born deliveries come on this worker's own channel; if its connection is lost, births stop
-  // for the rest of the process's life (every delivery is claimed then, as without births).
-  let detach: (() => void) | null = null
-  let lost = false
-  const bornListener = deps.database
-    .listen(
-      bornChannel,
-      (payload) => {
-        try {
-          takeBorn(payload)
-        } catch (error) {
-          deps.log.error({ err: error }, 'born webhook delivery unreadable')
-        }
-      },
-      () => {
-        lost = true
-        detach?.()
-      },
-    )
-    .then((listener) => {
-      if (!lost) detach = deps.deliveryHandoff.attach(planBirth)
-      return listener
-    })
-    .catch((error) => {
-      deps.log.warn({ err: error }, 'born webhook deliveries unavailable; all are claimed')
-      return null
-    })
+  // Born deliveries come on this worker's own channel (kit/handoff.ts).
+  const takeBornSafely = (payload: string) => {
+    try {
+      takeBorn(payload)
+    } catch (error) {
+      deps.log.error({ err: error }, 'born webhook delivery unreadable')
+    }
+  }
+  const bornListener = listenForBirths(deps.database, deps.deliveryHandoff, {
+    channel: bornChannel,
+    take: takeBornSafely,
+    plan: planBirth,
+  }).catch((error) => {
+    deps.log.warn({ err: error }, 'born webhook deliveries unavailable; all are claimed')
+    return null
+  })
   return {
     name: poller.name,
     kick: poller.kick,
@@ -213,8 +203,6 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     },
     async stop() {
       // Born deliveries still held keep their lease until it runs out; a poll claims them then.
-      await bornListener
-      detach?.()
       await Promise.all([(await wakeListener)?.close(), (await bornListener)?.close()])
       await poller.stop()
       if (gapTimer) clearTimeout(gapTimer)
