@@ -54,6 +54,7 @@ export async function pgbenchLaunch(
   tps: number
   transactions: number
   cpuPerTxMs: number
+  systemCpuPerTxMs: number
   walBytesPerTx: number
   walSyncsPerTx: number
 }> {
@@ -80,7 +81,8 @@ export async function pgbenchLaunch(
     return {
       tps: Number(tps[1]),
       transactions,
-      cpuPerTxMs: (cpuSeconds * 1000) / transactions,
+      cpuPerTxMs: (cpuSeconds.total * 1000) / transactions,
+      systemCpuPerTxMs: (cpuSeconds.system * 1000) / transactions,
       walBytesPerTx: (walAfter.bytes - walBefore.bytes) / transactions,
       walSyncsPerTx: (walAfter.syncs - walBefore.syncs) / transactions,
     }
@@ -105,6 +107,7 @@ export function bracketed(before: LaunchBaseline, after: LaunchBaseline) {
     tps: (before.tps + after.tps) / 2,
     transactions,
     cpuPerTxMs: perTx((b) => b.cpuPerTxMs),
+    systemCpuPerTxMs: perTx((b) => b.systemCpuPerTxMs),
     walBytesPerTx: perTx((b) => b.walBytesPerTx),
     walSyncsPerTx: perTx((b) => b.walSyncsPerTx),
     runs: [before, after] as const,

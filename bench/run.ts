@@ -307,7 +307,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
     `\nScenario: launch day — one product, ${r.buyers} buyers (create + sandbox pay${r.affiliate ? ', all through one affiliate link' : ''}), the service in its own process (${r.compiled ? 'compiled JavaScript' : 'tsx'}), PostgreSQL`,
   )
   console.log(
-    `Baseline in this run: pgbench TPC-B -c ${launchBuyers}: ${fmt(b.tps, 0)} tps, PostgreSQL CPU ${fmt(b.cpuPerTxMs, 3)} ms per transaction (before the window ${b.runs.map((x) => `${fmt(x.tps, 0)} tps, ${fmt(x.cpuPerTxMs, 3)} ms`).join('; after it ')})`,
+    `Baseline in this run: pgbench TPC-B -c ${launchBuyers}: ${fmt(b.tps, 0)} tps, PostgreSQL CPU ${fmt(b.cpuPerTxMs, 3)} ms per transaction, ${fmt(b.systemCpuPerTxMs, 3)} of it system (before the window ${b.runs.map((x) => `${fmt(x.tps, 0)} tps, ${fmt(x.cpuPerTxMs, 3)} ms`).join('; after it ')})`,
   )
   const webhookP99 = r.webhooks.delay.percentile(99)
   const mailP99 = r.webhooks.mailDelay.percentile(99)
@@ -335,7 +335,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
       [
         'PostgreSQL CPU per purchase',
         `${fmt(r.pgCpuPerPurchaseMs, 2)} ms`,
-        `${fmt(r.pgCpuPerPurchaseMs / b.cpuPerTxMs)} × one pgbench transaction`,
+        `${fmt(r.pgCpuPerPurchaseMs / b.cpuPerTxMs)} × one pgbench transaction; system ${fmt(r.pgSystemCpuPerPurchaseMs, 2)} ms (${fmt(r.pgSystemCpuPerPurchaseMs / b.systemCpuPerTxMs)} × pgbench's)`,
         `≤ 5 ×: ${mark(r.pgCpuPerPurchaseMs / b.cpuPerTxMs <= 5)}`,
       ],
       [

@@ -7,13 +7,14 @@ import pg from 'pg'
 
 const TICKS_PER_SECOND = 100 // CLK_TCK on Linux
 
-/** CPU seconds of a process so far, or null once it is gone. */
-export function processCpuSeconds(pid: number): number | null {
+/** CPU seconds of a process so far (user + system, and system alone), or null once it is gone. */
+export function processCpuSeconds(pid: number): { total: number; system: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     // Fields after the command name (which may hold spaces) start at field 3.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND
+    const system = Number(fields[12]) / TICKS_PER_SECOND
+    return { total: Number(fields[11]) / TICKS_PER_SECOND + system, system }
   } catch {
     return null
   }
@@ -32,8 +33,9 @@ export function processPeakRss(pid: number): number {
  */
 export function backendCpu(adminUrl: string, database: string, everyMs = 200) {
   const client = new pg.Client({ connectionString: adminUrl })
-  const first = new Map<number, number>()
-  const last = new Map<number, number>()
+  type Cpu = { total: number; system: number }
+  const first = new Map<number, Cpu>()
+  const last = new Map<number, Cpu>()
   let timer: NodeJS.Timeout | null = null
   let polling: Promise<void> = Promise.resolve()
   const poll = async (initial: boolean) => {
@@ -45,7 +47,7 @@ export function backendCpu(adminUrl: string, database: string, everyMs = 200) {
       const seconds = processCpuSeconds(pid)
       if (seconds === null) continue
       if (initial) first.set(pid, seconds)
-      else if (!first.has(pid)) first.set(pid, 0) // born after the start: all of it counts
+      else if (!first.has(pid)) first.set(pid, { total: 0, system: 0 }) // born after the start: all of it counts
       last.set(pid, seconds)
     }
   }
@@ -57,15 +59,18 @@ export function backendCpu(adminUrl: string, database: string, everyMs = 200) {
         polling = polling.then(() => poll(false)).catch(() => {})
       }, everyMs)
     },
-    /** CPU seconds of the database's backends since start(). */
-    async stop(): Promise<number> {
+    /** CPU seconds of the database's backends since start(): in all, and in the kernel. */
+    async stop(): Promise<Cpu> {
       if (timer) clearInterval(timer)
       await polling
       await poll(false)
       await client.end()
-      let total = 0
-      for (const [pid, seconds] of last) total += seconds - (first.get(pid) ?? 0)
-      return total
+      const sum = { total: 0, system: 0 }
+      for (const [pid, seconds] of last) {
+        sum.total += seconds.total - (first.get(pid)?.total ?? 0)
+        sum.system += seconds.system - (first.get(pid)?.system ?? 0)
+      }
+      return sum
     },
   }
 }

@@ -6,7 +6,7 @@
 // paths (pay again, reconciliation) can be exercised.
 import { uuidv7 } from '../../../kit/ids.ts'
 import type { PayoutProvider, PixTransferInput, PixTransferResult } from '../../payouts/provider.ts'
-import type { SandboxDeps } from './sandbox.ts'
+import { books, type SandboxDeps } from './sandbox.ts'
 import { loseFirstAnswer } from './sandbox-faults.ts'
 
 export const SANDBOX_REFUSED_KEY_DOMAIN = '@recusada.example'
@@ -19,7 +19,7 @@ const atDomain = (input: Pick<PixTransferInput, 'pixKey' | 'pixKeyType'>, domain
   input.pixKeyType === 'email' && input.pixKey.endsWith(domain)
 
 /** The sandbox's payouts: the bank answers at once (done or refused), or later (slow keys). */
-export function createSandboxPayouts(deps: Pick<SandboxDeps, 'db' | 'clock'>): PayoutProvider {
+export function createSandboxPayouts(deps: Pick<SandboxDeps, 'database' | 'clock'>): PayoutProvider {
   return {
     name: 'sandbox',
     automatic: true,
@@ -29,13 +29,13 @@ export function createSandboxPayouts(deps: Pick<SandboxDeps, 'db' | 'clock'>): P
 }
 
 async function transferSandboxPix(
-  deps: Pick<SandboxDeps, 'db' | 'clock'>,
+  deps: Pick<SandboxDeps, 'database' | 'clock'>,
   input: PixTransferInput,
 ): Promise<PixTransferResult> {
   const refused = atDomain(input, SANDBOX_REFUSED_KEY_DOMAIN)
   const slow = atDomain(input, SANDBOX_SLOW_KEY_DOMAIN)
   const now = deps.clock.now()
-  await deps.db
+  await books(deps)
     .insertInto('sandbox_transfers')
     .values({
       id: `sbt_${uuidv7(now.getTime()).replace(/-/g, '')}`,
@@ -56,10 +56,10 @@ async function transferSandboxPix(
 
 /** The transfer made for a withdrawal, or null when the sandbox never made one. */
 async function findSandboxTransfer(
-  deps: Pick<SandboxDeps, 'db' | 'clock'>,
+  deps: Pick<SandboxDeps, 'database' | 'clock'>,
   reference: string,
 ): Promise<PixTransferResult | null> {
-  const stored = await deps.db
+  const stored = await books(deps)
     .selectFrom('sandbox_transfers')
     .selectAll()
     .where('reference', '=', reference)

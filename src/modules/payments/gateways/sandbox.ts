@@ -4,7 +4,7 @@ import type { Insertable, Selectable } from 'kysely'
 import type { Config } from '../../../config.ts'
 import type { Clock } from '../../../kit/clock.ts'
 import { deriveKey, hmacHex, safeEqual } from '../../../kit/crypto.ts'
-import type { Db } from '../../../kit/db.ts'
+import type { Database } from '../../../kit/db.ts'
 import type { DB } from '../../../kit/db-schema.ts'
 import { luhnValid } from '../../../kit/documents.ts'
 import { uuidv7 } from '../../../kit/ids.ts'
@@ -55,10 +55,20 @@ const ACTIONS: Record<SandboxEventType, CallbackAction> = {
 
 export interface SandboxDeps {
   config: Config
-  db: Db
+  database: Pick<Database, 'relaxed'>
   clock: Clock
   appSecret: string
 }
+
+/**
+ * The sandbox's books (its charges, refunds and transfers), on the relaxed-commit pool
+ * (kit/db.ts): they stand for a gateway's own database, which a real gateway keeps on its side
+ * of the wire — two writes a purchase here, none with Asaas or Mercado Pago. A database crash
+ * can lose only what nothing of the service's rests on yet: whatever the service records after
+ * hearing from the sandbox commits durably, and that commit flushes the log up to it, the
+ * sandbox's earlier writes included (the log is written in order).
+ */
+export const books = (deps: Pick<SandboxDeps, 'database'>) => deps.database.relaxed
 
 export function sandboxSecret(deps: Pick<SandboxDeps, 'config' | 'appSecret'>): string {
   return deps.config.sandboxSecret ?? deriveKey(deps.appSecret, 'sandbox-callback').toString('hex')
@@ -124,7 +134,7 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
       const card = input.method === 'card' ? sandboxCardOutcome(input) : null
       // Idempotent per reference, like a real gateway's idempotency key: a retried call gets
       // the charge of the first one, so a card is never charged twice for one order.
-      const [inserted] = await insertSandboxCharge(deps.db, {
+      const [inserted] = await insertSandboxCharge(books(deps), {
         id: `sbx_${uuidv7(now.getTime()).replace(/-/g, '')}`,
         method: input.method,
         amount_cents: input.amountCents,
@@ -147,7 +157,7 @@ export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
     async cancelCharge(input) {
       // A pending charge is canceled; a paid card is voided (the authorization released); a
       // paid PIX or boleto is refunded in full. Anything else already holds no money.
-      const row = await deps.db
+      const row = await books(deps)
         .updateTable('sandbox_charges')
         .set((eb) => ({
           status: eb
@@ -207,10 +217,10 @@ function sandboxCardOutcome(input: CreateChargeInput): { approved: boolean; save
 
 /** The charge made for an order, as the sandbox's books hold it (what a lookup answers). */
 async function findSandboxCharge(
-  deps: Pick<SandboxDeps, 'db' | 'config'>,
+  deps: Pick<SandboxDeps, 'database' | 'config'>,
   reference: string,
 ): Promise<GatewayCharge | null> {
-  const row = await deps.db
+  const row = await books(deps)
     .selectFrom('sandbox_charges')
     .selectAll()
     .where('reference', '=', reference)
@@ -281,10 +291,10 @@ export const sandboxBoletoPdfUrl = (baseUrl: string, chargeId: string) =>
 
 /** A boleto charge's printable PDF, or null for another charge or an unknown id. */
 export async function sandboxBoletoPdf(
-  deps: Pick<SandboxDeps, 'db'>,
+  deps: Pick<SandboxDeps, 'database'>,
   chargeId: string,
 ): Promise<Buffer | null> {
-  const row = await deps.db
+  const row = await books(deps)
     .selectFrom('sandbox_charges')
     .selectAll()
     .where('id', '=', chargeId)
@@ -319,7 +329,7 @@ export async function sendSandboxCallback(
   type: SandboxEventType,
   opts: { notify?: boolean } = {},
 ): Promise<{ orderId: string; callbackStatus: number | null } | null> {
-  const [charge] = await setSandboxStatus(deps.db, {
+  const [charge] = await setSandboxStatus(books(deps), {
     id: chargeId,
     status: type.replace('charge.', ''),
   })
@@ -387,12 +397,12 @@ const refundAnswer = (row: {
   failureReason: row.failure_reason,
 })
 
-const storedRefund = (deps: Pick<SandboxDeps, 'db'>, reference: string) =>
-  deps.db.selectFrom('sandbox_refunds').selectAll().where('id', '=', reference).executeTakeFirst()
+const storedRefund = (deps: Pick<SandboxDeps, 'database'>, reference: string) =>
+  books(deps).selectFrom('sandbox_refunds').selectAll().where('id', '=', reference).executeTakeFirst()
 
 /** While a charge's refund answers are lost (sandbox control), every refund call throws. */
-async function refundAnswersReachUs(deps: Pick<SandboxDeps, 'db'>, chargeId: string) {
-  const charge = await deps.db
+async function refundAnswersReachUs(deps: Pick<SandboxDeps, 'database'>, chargeId: string) {
+  const charge = await books(deps)
     .selectFrom('sandbox_charges')
     .select('refund_answers_lost')
     .where('id', '=', chargeId)
@@ -401,7 +411,7 @@ async function refundAnswersReachUs(deps: Pick<SandboxDeps, 'db'>, chargeId: str
 }
 
 /** The refund asked with this reference, or null when the sandbox never made one. */
-async function findSandboxRefund(deps: Pick<SandboxDeps, 'db'>, input: RefundRef) {
+async function findSandboxRefund(deps: Pick<SandboxDeps, 'database'>, input: RefundRef) {
   await refundAnswersReachUs(deps, input.gatewayChargeId)
   const known = await storedRefund(deps, input.reference)
   return known ? refundAnswer(known) : null
@@ -422,7 +432,7 @@ async function refundSandboxCharge(deps: SandboxDeps, input: RefundInput): Promi
 async function makeSandboxRefund(deps: SandboxDeps, input: RefundInput): Promise<RefundResult> {
   const known = await storedRefund(deps, input.reference)
   if (known) return refundAnswer(known)
-  const charge = await deps.db
+  const charge = await books(deps)
     .selectFrom('sandbox_charges')
     .selectAll()
     .where('id', '=', input.gatewayChargeId)
@@ -441,7 +451,7 @@ async function makeSandboxRefund(deps: SandboxDeps, input: RefundInput): Promise
     failure_reason: failure,
     created_at: deps.clock.now(),
   }
-  const inserted = await deps.db
+  const inserted = await books(deps)
     .insertInto('sandbox_refunds')
     .values(row)
     .onConflict((oc) => oc.column('id').doNothing())
@@ -449,7 +459,7 @@ async function makeSandboxRefund(deps: SandboxDeps, input: RefundInput): Promise
     .executeTakeFirst()
   if (!inserted) return makeSandboxRefund(deps, input)
   if (!failure) {
-    await deps.db
+    await books(deps)
       .updateTable('sandbox_charges')
       .set({ status: 'refunded' })
       .where('id', '=', input.gatewayChargeId)
@@ -459,9 +469,9 @@ async function makeSandboxRefund(deps: SandboxDeps, input: RefundInput): Promise
 }
 
 /** Sandbox control: every later refund of this charge fails (the buyer's account is closed). */
-export async function failSandboxRefunds(deps: Pick<SandboxDeps, 'db'>, chargeId: string) {
+export async function failSandboxRefunds(deps: Pick<SandboxDeps, 'database'>, chargeId: string) {
   const reason = 'A conta do comprador para devolução está encerrada'
-  const res = await deps.db
+  const res = await books(deps)
     .updateTable('sandbox_charges')
     .set({ refund_failure: reason })
     .where('id', '=', chargeId)
@@ -471,11 +481,11 @@ export async function failSandboxRefunds(deps: Pick<SandboxDeps, 'db'>, chargeId
 
 /** Sandbox control: the answers of this charge's refund calls are lost (or arrive again). */
 export async function loseSandboxRefundAnswers(
-  deps: Pick<SandboxDeps, 'db'>,
+  deps: Pick<SandboxDeps, 'database'>,
   chargeId: string,
   lost: boolean,
 ) {
-  const res = await deps.db
+  const res = await books(deps)
     .updateTable('sandbox_charges')
     .set({ refund_answers_lost: lost })
     .where('id', '=', chargeId)
