@@ -19,7 +19,9 @@ const atDomain = (input: Pick<PixTransferInput, 'pixKey' | 'pixKeyType'>, domain
   input.pixKeyType === 'email' && input.pixKey.endsWith(domain)
 
 /** The sandbox's payouts: the bank answers at once (done or refused), or later (slow keys). */
-export function createSandboxPayouts(deps: Pick<SandboxDeps, 'database' | 'clock'>): PayoutProvider {
+export function createSandboxPayouts(
+  deps: Pick<SandboxDeps, 'database' | 'clock'>,
+): PayoutProvider {
   return {
     name: 'sandbox',
     automatic: true,

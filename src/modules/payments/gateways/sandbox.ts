@@ -398,7 +398,11 @@ const refundAnswer = (row: {
 })
 
 const storedRefund = (deps: Pick<SandboxDeps, 'database'>, reference: string) =>
-  books(deps).selectFrom('sandbox_refunds').selectAll().where('id', '=', reference).executeTakeFirst()
+  books(deps)
+    .selectFrom('sandbox_refunds')
+    .selectAll()
+    .where('id', '=', reference)
+    .executeTakeFirst()
 
 /** While a charge's refund answers are lost (sandbox control), every refund call throws. */
 async function refundAnswersReachUs(deps: Pick<SandboxDeps, 'database'>, chargeId: string) {
