@@ -1,9 +1,11 @@
-// A buyer is never charged without an order (SPEC §5): the order is written first, then the
-// gateway charges it, and anything that goes wrong after the charge voids it at the gateway.
+// A buyer is never charged without an order (SPEC §5): a card's or boleto's order is written
+// first, then the gateway charges it; a PIX, which moves no money until paid, is issued first
+// and written with its order. Anything that goes wrong after the charge voids it at the gateway.
 // The service runs as ROLE=api (no background work): reconciliation passes run when the test
 // calls them.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { INVALID_COUPON } from '../../src/modules/catalog/coupons.ts'
 import { CHARGE_CANCELED, PAYMENT_UNKNOWN } from '../../src/modules/checkout/service.ts'
 import { CHECK_GRACE_MS } from '../../src/modules/payments/checks.ts'
 import { runReconciliation } from '../../src/modules/payments/reconcile.ts'
@@ -182,31 +184,88 @@ describe(`order first, then the charge (${engine})`, () => {
     })
     expect(next).toMatchObject({ status: 201, body: { status: 'paid' } })
   })
+})
 
-  it('a PIX whose order closed while the gateway charged it: the one-statement record finds it closed, the charge is voided', async () => {
+// A PIX is issued first and written with its order in one statement: issuing it moves no money,
+// and nobody can pay it before the checkout answers with its code.
+describe(`a PIX: the charge first, then the order with it (${engine})`, () => {
+  it('writes the order, its charge and its check in one statement, the check due at the first look', async () => {
+    const productId = (await createProduct(svc.api, key, { plans: [{ name: 'P', price: 31.4 }] }))
+      .id
+    const res = await checkout(svc.api, productId, { email: 'pix-primeiro@example.com' })
+    expect(res).toMatchObject({ status: 201, body: { status: 'pending' } })
+    const order = await orderOf('pix-primeiro@example.com')
+    expect(await recordedCharges(order.id)).toEqual([{ status: 'pending' }])
+    expect(await gatewayCharge(order.id)).toMatchObject({
+      id: res.body.charge_id,
+      status: 'pending',
+    })
+    const { xmins } = await sql<{ xmins: number }>`
+      SELECT count(DISTINCT xmin::text)::int AS xmins FROM (
+        SELECT xmin FROM orders WHERE id = ${order.id}
+        UNION ALL SELECT xmin FROM charges WHERE order_id = ${order.id}
+        UNION ALL SELECT xmin FROM gateway_checks WHERE id = ${order.id}) AS rows`
+      .execute(svc.deps.db)
+      .then((r) => r.rows[0]!)
+    expect(xmins).toBe(1)
+    // Not the short grace an unknown answer gets: the first look at an unpaid PIX.
+    const due = await svc.deps.db
+      .selectFrom('gateway_checks')
+      .select('next_attempt_at')
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow()
+    expect(
+      due.next_attempt_at.getTime() - new Date(res.body.pix.expires_at).getTime(),
+    ).toBeLessThan(0)
+    expect(due.next_attempt_at.getTime() - svc.deps.clock.now().getTime()).toBeGreaterThan(
+      CHECK_GRACE_MS,
+    )
+  })
+
+  it('an order that cannot be written after the gateway issued its PIX (a real database error): 503, no order, the charge canceled', async () => {
     const productId = (await createProduct(svc.api, key, { plans: [{ name: 'P', price: 33.3 }] }))
       .id
-    const email = 'fechou-no-meio@example.com'
-    // The order expires while the gateway is issuing its charge: the moment between the
-    // checkout's two writes.
-    await sql`CREATE FUNCTION close_order() RETURNS trigger LANGUAGE plpgsql AS $$
+    const email = 'falhou-depois@example.com'
+    await sql`CREATE FUNCTION refuse_order() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        UPDATE orders SET status = 'expired'
-          WHERE id = NEW.reference::uuid AND buyer_email = ${sql.lit(email)};
+        IF NEW.buyer_email = ${sql.lit(email)} THEN RAISE EXCEPTION 'disk full'; END IF;
         RETURN NEW;
       END $$`.execute(svc.deps.db)
-    await sql`CREATE TRIGGER close_order AFTER INSERT ON sandbox_charges
-      FOR EACH ROW EXECUTE FUNCTION close_order()`.execute(svc.deps.db)
+    await sql`CREATE TRIGGER refuse_order BEFORE INSERT ON orders
+      FOR EACH ROW EXECUTE FUNCTION refuse_order()`.execute(svc.deps.db)
     try {
       const res = await checkout(svc.api, productId, { email })
-      expect(res).toMatchObject({ status: 409, body: { error: CHARGE_CANCELED } })
-      const order = await orderOf(email)
-      expect(order.status).toBe('expired')
-      expect(await recordedCharges(order.id)).toEqual([])
-      expect(await gatewayCharge(order.id)).toMatchObject({ status: 'canceled' })
+      expect(res).toMatchObject({ status: 503, body: { error: CHARGE_CANCELED } })
+      expect(await ordersOf(productId)).toEqual([])
+      expect(await sandboxCharges(3330)).toEqual([
+        { reference: expect.any(String), status: 'canceled' },
+      ])
     } finally {
-      await sql`DROP TRIGGER close_order ON sandbox_charges`.execute(svc.deps.db)
-      await sql`DROP FUNCTION close_order()`.execute(svc.deps.db)
+      await sql`DROP TRIGGER refuse_order ON orders`.execute(svc.deps.db)
+      await sql`DROP FUNCTION refuse_order()`.execute(svc.deps.db)
+    }
+  })
+
+  it('a coupon used up while the gateway issued the PIX: the buyer reads why, the charge is canceled, no order', async () => {
+    const productId = await productWithCoupon(44.4, 'ULTIMO', 1)
+    // Another buyer takes the last use between the PIX's issue and its order's write.
+    await sql`CREATE FUNCTION take_last_use() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE coupons SET redemptions = max_redemptions WHERE code = 'ULTIMO';
+        RETURN NEW;
+      END $$`.execute(svc.deps.db)
+    await sql`CREATE TRIGGER take_last_use AFTER INSERT ON sandbox_charges
+      FOR EACH ROW EXECUTE FUNCTION take_last_use()`.execute(svc.deps.db)
+    try {
+      const res = await checkout(svc.api, productId, { coupon_code: 'ULTIMO' })
+      expect(res).toMatchObject({ status: 400, body: { error: INVALID_COUPON } })
+      expect(await ordersOf(productId)).toEqual([])
+      expect(await sandboxCharges(3996)).toEqual([
+        { reference: expect.any(String), status: 'canceled' },
+      ])
+    } finally {
+      await sql`DROP TRIGGER take_last_use ON sandbox_charges`.execute(svc.deps.db)
+      await sql`DROP FUNCTION take_last_use()`.execute(svc.deps.db)
     }
   })
 })

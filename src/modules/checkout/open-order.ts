@@ -1,6 +1,6 @@
 // A checkout's pending order, written in one statement (kit/statement.ts): the buyer if new,
 // with their log-in link and access mail; the order and its shares; `order.created`; the
-// order's gateway check; the checkout session's conversion. Without a coupon that statement is
+// order's gateway check; the checkout session's conversion; a PIX's charge, issued before. Without a coupon that statement is
 // its own transaction (no BEGIN or COMMIT to send); a coupon's redemption goes first, in a
 // transaction with it, so a coupon used up meanwhile takes everything back.
 import type { InsertObject } from 'kysely'
@@ -8,7 +8,7 @@ import type { Deps } from '../../deps.ts'
 import { type Executor, withTx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { toBrl } from '../../kit/money.ts'
-import { writeParts } from '../../kit/statement.ts'
+import { type Part, writeParts } from '../../kit/statement.ts'
 import { buyerParts } from '../accounts/service.ts'
 import { redeemCoupon } from '../catalog/coupons.ts'
 import { mailParts } from '../email/service.ts'
@@ -37,6 +37,8 @@ export async function openOrder(
     shares: SharePlan
     couponId?: string | undefined
     sessionId?: string | undefined
+    /** The charge the gateway already issued for the order, and when its check first looks. */
+    charge?: { part: Part; lookAt: Date }
   },
 ) {
   // Two checkouts of one new e-mail at the same moment: the later one's statement cannot see
@@ -88,7 +90,7 @@ function writeOrder(db: Executor, deps: Deps, input: Parameters<typeof openOrder
     ...mailParts(deps, [accessMail], buyer.isNew),
     ...shareParts(db, deps, order, input.shares),
     ...orderCreated.parts,
-    openCheckPart(deps, { id: order.id, kind: 'charge' }),
+    openCheckPart(deps, { id: order.id, kind: 'charge', at: input.charge?.lookAt }),
     ...(input.sessionId
       ? [
           convertedPart({
@@ -99,6 +101,7 @@ function writeOrder(db: Executor, deps: Deps, input: Parameters<typeof openOrder
         ]
       : []),
     orderPart({ ...order, buyer_id: buyer.id, ...commissionFields(input.shares) }),
+    ...(input.charge ? [input.charge.part] : []),
   ])
 }
 

@@ -1,6 +1,5 @@
 import type { Deps } from '../../deps.ts'
 import { withTx } from '../../kit/db.ts'
-import type { PaymentMethod } from '../../kit/db-schema.ts'
 import { normalizeBrazilianPhone, normalizeTaxId } from '../../kit/documents.ts'
 import { AppError, BadRequest, Conflict, NotFound, PaymentRequired } from '../../kit/errors.ts'
 import { uuidv7 } from '../../kit/ids.ts'
@@ -12,15 +11,19 @@ import { findProductById, sellableAfterHit } from '../catalog/service.ts'
 import { planShares } from '../ledger/shares.ts'
 import { findOrder } from '../orders/service.ts'
 import { barcodeSvgDataUrl } from '../payments/boleto.ts'
+import { nextLook } from '../payments/charge-lookups.ts'
 import { settleCheck } from '../payments/checks.ts'
 import { type CreateChargeInput, type GatewayCharge, GatewayRefused } from '../payments/gateway.ts'
 import {
   type ChargeOutcome,
+  cancelAtGateway,
+  chargeExpiry,
   dropCharge,
   failUnchargedOrder,
   recordCheckoutCharge,
 } from '../payments/order-charge.ts'
 import { pixQrDataUrl } from '../payments/qr.ts'
+import { chargePart } from '../payments/service.ts'
 import { buyerAddressOf, cardDataOf, postalCodeOf } from './card.ts'
 import { installmentsOf } from './installments.ts'
 import { assertMethodOffered } from './methods.ts'
@@ -38,13 +41,14 @@ export const CHARGE_BEING_CANCELED =
   'Não foi possível concluir o pedido. Se algum valor aparecer na sua fatura, ele será estornado automaticamente.'
 
 /**
- * Creates the buyer (if new), the pending order and then the gateway charge (SPEC §4, §5).
- * The product is read in the statement that logs the request's rate-limit hit (a full window is
- * a 429 before anything else). Order first: one statement writes the buyer, the order, its
- * shares and opens the order's gateway check, after its coupon's redemption when there is one
- * (a coupon used up meanwhile is refused there, before any charge; open-order.ts). Then the
- * gateway charges the order, outside any transaction, and a second write records the answer
- * (order-charge.ts). A charge our side cannot keep is canceled at the gateway; an answer that
+ * Creates the buyer (if new), the pending order and the gateway charge (SPEC §4, §5). The
+ * product is read in the statement that logs the request's rate-limit hit (a full window is a
+ * 429 before anything else). One statement writes the buyer, the order, its shares and opens
+ * the order's gateway check, after its coupon's redemption when there is one (open-order.ts).
+ * A card or boleto order is written first, then the gateway charges it, outside any
+ * transaction, and a second write records the answer (order-charge.ts): a coupon used up
+ * meanwhile is refused before any charge. A PIX is issued first and written with its order
+ * (chargeThenOrder). A charge our side cannot keep is canceled at the gateway; an answer that
  * never came is looked up later by the reconciliation worker.
  */
 export async function createCheckout(
@@ -104,7 +108,7 @@ export async function createCheckout(
     buyerId: input.affiliate_code ? await userIdByEmail(deps.db, input.email) : null,
     splits,
   })
-  await openOrder(deps, {
+  const opening: OrderOpening = {
     order: {
       id: orderId,
       account_id: product.account_id,
@@ -129,7 +133,7 @@ export async function createCheckout(
     shares,
     couponId: priced?.coupon.id,
     sessionId: input.session_id,
-  })
+  }
 
   const buyer: CreateChargeInput['buyer'] = {
     name: input.name,
@@ -140,34 +144,22 @@ export async function createCheckout(
     addressNumber: card?.addressNumber ?? address?.number,
     address,
   }
-  let charge: GatewayCharge
-  try {
-    charge = await deps.gateway.createCharge({
-      reference: orderId,
-      method: input.payment_method,
-      amountCents,
-      description: product.name,
-      buyer,
-      expiresAt: pixExpiresAt,
-      cardToken: card?.token,
-      cardData: card?.data,
-      installments: input.payment_method === 'card' ? count : undefined,
-      remoteIp: request.remoteIp,
-    })
-  } catch (error) {
-    if (error instanceof GatewayRefused) return refused(deps, orderId, error)
-    // The order stays pending without a charge; reconciliation looks it up by the order id.
-    deps.log.warn({ err: error, orderId }, 'gateway charge answer unknown')
-    throw new AppError(502, PAYMENT_UNKNOWN, 'bad_gateway')
-  }
-
-  const status = await recordOrDrop(deps, {
-    orderId,
-    orderExpiresAt: orderExpiry,
-    charge,
+  const chargeInput: CreateChargeInput = {
+    reference: orderId,
     method: input.payment_method,
     amountCents,
-  })
+    description: product.name,
+    buyer,
+    expiresAt: pixExpiresAt,
+    cardToken: card?.token,
+    cardData: card?.data,
+    installments: input.payment_method === 'card' ? count : undefined,
+    remoteIp: request.remoteIp,
+  }
+  const { charge, status } =
+    input.payment_method === 'pix'
+      ? await chargeThenOrder(deps, opening, chargeInput)
+      : await orderThenCharge(deps, opening, chargeInput)
   if (status === 'failed' && charge.status === 'failed') {
     // The seed's words, and the gateway's reason in the error shape's details (SPEC §1).
     const reason = charge.card?.declineReason
@@ -206,6 +198,81 @@ export async function createCheckout(
     installments: count,
     interest: toBrl(installments.interestCents),
   }
+}
+
+type OrderOpening = Parameters<typeof openOrder>[1]
+
+/**
+ * Order first, then the charge (cards, which are charged at once, and boletos): the order is
+ * written before the gateway is asked, so a buyer is never charged without one.
+ */
+async function orderThenCharge(deps: Deps, opening: OrderOpening, chargeInput: CreateChargeInput) {
+  const orderId = opening.order.id
+  await openOrder(deps, opening)
+  let charge: GatewayCharge
+  try {
+    charge = await deps.gateway.createCharge(chargeInput)
+  } catch (error) {
+    return noCharge(deps, orderId, error)
+  }
+  return { charge, status: await recordOrDrop(deps, { orderId, charge }) }
+}
+
+/**
+ * PIX: the charge first, then the order with it in one statement — one write and one commit a
+ * purchase fewer than order-first. Issuing a PIX moves no money, and nobody can pay it before
+ * this request answers with its code, so a charge whose order is not written (a coupon used up
+ * meanwhile, our failure, a crash between the two) is never paid: it is canceled at the gateway
+ * when we can, and otherwise expires there unseen. A refused or unknown answer, or one that is
+ * not a pending PIX, is met as order-first meets it, with the order written first.
+ */
+async function chargeThenOrder(deps: Deps, opening: OrderOpening, chargeInput: CreateChargeInput) {
+  const orderId = opening.order.id
+  let charge: GatewayCharge
+  try {
+    charge = await deps.gateway.createCharge(chargeInput)
+  } catch (error) {
+    await openOrder(deps, opening)
+    return noCharge(deps, orderId, error)
+  }
+  // The order was to expire when the PIX was asked to (its charge may answer sooner).
+  const expiresAt = chargeExpiry(charge, chargeInput.expiresAt)
+  if (charge.status !== 'pending' || !expiresAt) {
+    await openOrder(deps, opening)
+    return { charge, status: await recordOrDrop(deps, { orderId, charge }) }
+  }
+  // The order's check first looks at the charge when an unpaid PIX is worth a look.
+  const lookAt = nextLook(deps, { created_at: deps.clock.now() }, expiresAt)
+  const record = { orderId, gateway: deps.gateway.name, charge, method: 'pix' as const }
+  try {
+    await openOrder(deps, {
+      ...opening,
+      order: { ...opening.order, expires_at: expiresAt },
+      charge: {
+        part: chargePart(deps, { ...record, amountCents: opening.order.amount_cents }),
+        lookAt,
+      },
+    })
+  } catch (error) {
+    const closed = await cancelAtGateway(deps, {
+      reference: orderId,
+      gatewayChargeId: charge.gatewayChargeId,
+    })
+    // What the buyer must change (a coupon used up) is said as it is; our failure is a 503.
+    if (error instanceof AppError) throw error
+    deps.log.error({ err: error, orderId }, 'writing the order of a PIX charge failed')
+    const message = typeof closed === 'string' ? CHARGE_CANCELED : CHARGE_BEING_CANCELED
+    throw new AppError(503, message, 'unavailable')
+  }
+  return { charge, status: 'pending' as const }
+}
+
+/** The gateway made no charge it told us of: refused (the order fails), or the answer is unknown. */
+function noCharge(deps: Deps, orderId: string, error: unknown): Promise<never> {
+  if (error instanceof GatewayRefused) return refused(deps, orderId, error)
+  // The order stays pending without a charge; reconciliation looks it up by the order id.
+  deps.log.warn({ err: error, orderId }, 'gateway charge answer unknown')
+  throw new AppError(502, PAYMENT_UNKNOWN, 'bad_gateway')
 }
 
 /** Installments are a card's, up to what the product allows (recurring: the seed's 12). */
@@ -279,24 +346,11 @@ async function refused(deps: Deps, orderId: string, error: GatewayRefused): Prom
  * the charge is canceled at the gateway and the buyer told so: never a 500, never charged
  * without an order.
  */
-async function recordOrDrop(
-  deps: Deps,
-  input: {
-    orderId: string
-    orderExpiresAt: Date | null
-    charge: GatewayCharge
-    method: PaymentMethod
-    amountCents: number
-  },
-) {
+async function recordOrDrop(deps: Deps, input: { orderId: string; charge: GatewayCharge }) {
   const { orderId, charge } = input
   let outcome: ChargeOutcome | null = null
   try {
-    outcome = await recordCheckoutCharge(
-      deps,
-      { orderId, orderExpiresAt: input.orderExpiresAt, gateway: deps.gateway.name, charge },
-      { method: input.method, amountCents: input.amountCents },
-    )
+    outcome = await recordCheckoutCharge(deps, { orderId, gateway: deps.gateway.name, charge })
   } catch (error) {
     deps.log.error({ err: error, orderId }, 'recording a charge failed; canceling it')
   }

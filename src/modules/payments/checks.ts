@@ -31,14 +31,18 @@ export function openCheck(
 /** openCheck as a part of a statement the caller writes with others (kit/statement.ts). */
 export function openCheckPart(
   ctx: Ctx,
-  input: { id: string; kind: GatewayCheckKind; afterMs?: number },
+  input: { id: string; kind: GatewayCheckKind; afterMs?: number; at?: Date },
 ): Part {
   return repo.openCheckPart(checkRow(ctx, input))
 }
 
-function checkRow(ctx: Ctx, input: { id: string; kind: GatewayCheckKind; afterMs?: number }) {
+/** Due `at`, or `afterMs` from now (by default the grace a request has to record its answer). */
+function checkRow(
+  ctx: Ctx,
+  input: { id: string; kind: GatewayCheckKind; afterMs?: number; at?: Date },
+) {
   const now = ctx.clock.now()
-  const at = new Date(now.getTime() + (input.afterMs ?? CHECK_GRACE_MS))
+  const at = input.at ?? new Date(now.getTime() + (input.afterMs ?? CHECK_GRACE_MS))
   return { id: input.id, kind: input.kind, at, now }
 }
 

@@ -4,7 +4,7 @@
 // one is canceled at the gateway, so a buyer is never charged without an order (SPEC §5).
 import type { Deps } from '../../deps.ts'
 import { type Tx, withTx } from '../../kit/db.ts'
-import type { OrderStatus, PaymentMethod } from '../../kit/db-schema.ts'
+import type { OrderStatus } from '../../kit/db-schema.ts'
 import { lockOrder, setExpiry } from '../orders/service.ts'
 import { endOfDueDate } from './boleto.ts'
 import { nextLook } from './charge-lookups.ts'
@@ -19,7 +19,7 @@ import {
   GatewayRefused,
 } from './gateway.ts'
 import { paymentsRepo as repo } from './repo.ts'
-import { isNotFirstCharge, recordCharge, recordFirstCharge } from './service.ts'
+import { recordCharge } from './service.ts'
 
 type Ctx = Pick<Deps, 'clock' | 'config'>
 
@@ -76,30 +76,11 @@ export async function recordOrderCharge(
   return { kind: 'recorded', status: 'pending', lookAt }
 }
 
-/**
- * The checkout's record of its order's charge. In one statement while the order is as the
- * checkout wrote it (pending, no charge yet) and the charge is pending with the expiry the
- * order was written with (a PIX, mostly); otherwise, or when the order turns out to be
- * otherwise, in recordOrderCharge's transaction, which locks the order and decides.
- */
-export async function recordCheckoutCharge(
+/** The checkout's record of its order's charge, in a transaction that locks the order and decides. */
+export function recordCheckoutCharge(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
-  input: { orderId: string; orderExpiresAt: Date | null; gateway: string; charge: GatewayCharge },
-  order: { method: PaymentMethod; amountCents: number },
+  input: { orderId: string; gateway: string; charge: GatewayCharge },
 ): Promise<ChargeOutcome> {
-  const { charge, orderExpiresAt } = input
-  if (charge.status === 'pending') {
-    const expiresAt = chargeExpiry(charge, orderExpiresAt)
-    if (expiresAt && expiresAt.getTime() === orderExpiresAt?.getTime()) {
-      const lookAt = nextLook(deps, { created_at: deps.clock.now() }, expiresAt)
-      try {
-        await recordFirstCharge(deps.db, deps, { ...input, ...order, followAt: lookAt })
-        return { kind: 'recorded', status: 'pending', lookAt }
-      } catch (error) {
-        if (!isNotFirstCharge(error)) throw error
-      }
-    }
-  }
   return withTx(deps.db, (tx) => recordOrderCharge(tx, deps, input))
 }
 
@@ -108,7 +89,7 @@ export async function recordCheckoutCharge(
  * read back from a gateway may carry only an approximate one, such as the end of its due day).
  * Boleto: the end of its due date.
  */
-function chargeExpiry(charge: GatewayCharge, orderExpiry: Date | null): Date | null {
+export function chargeExpiry(charge: GatewayCharge, orderExpiry: Date | null): Date | null {
   if (charge.boleto) return endOfDueDate(charge.boleto.dueDate)
   if (!charge.pix) return null
   const pix = charge.pix.expiresAt

@@ -1,4 +1,4 @@
-import { type Insertable, type QueryCreator, type RawBuilder, type Selectable, sql } from 'kysely'
+import { type Insertable, type QueryCreator, type RawBuilder, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 import type { DB, GatewayCheckKind } from '../../kit/db-schema.ts'
 import { type Part, writeParts } from '../../kit/statement.ts'
@@ -62,57 +62,23 @@ const checkSettle = fragmentTemplate((q, v: { id: string; note: string; at: Date
 
 type ChargeRow = Insertable<DB['charges']> & { order_id: string }
 
-/** The charge's columns, each from its value (or, for the first charge, from `first_of`). */
-const chargeValues = (v: ChargeRow, orderId: string | RawBuilder<string>) => ({
-  id: v.id,
-  order_id: orderId,
-  gateway: v.gateway,
-  gateway_charge_id: v.gateway_charge_id,
-  method: v.method,
-  amount_cents: v.amount_cents,
-  status: v.status,
-  pix_copy_paste: v.pix_copy_paste,
-  pix_expires_at: v.pix_expires_at,
-  saved_card: v.saved_card,
-  created_at: v.created_at,
-})
-
-/** The order the first charge is of: pending, without a charge, locked; else no row. */
-const firstOf = sql<string>`(SELECT id FROM first_of)`
-
-/** insertFirstCharge's parts, compiled once. */
-const firstCharge = {
-  // A locking read, run because the parts below read it.
-  order: fragmentTemplate((q, v: { orderId: string }) =>
-    q
-      .selectFrom('orders')
-      .select('orders.id')
-      .where('orders.id', '=', v.orderId)
-      .where('orders.status', '=', 'pending')
-      .where((eb) =>
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('charges')
-              .select('charges.id')
-              .whereRef('charges.order_id', '=', 'orders.id'),
-          ),
-        ),
-      )
-      .forUpdate(),
-  ),
-  check: fragmentTemplate((q, v: CheckValues) =>
-    checkUpsert(
-      q,
-      { id: firstOf, kind: v.kind, at: v.at, now: v.now },
-      { next_attempt_at: v.at, attempts: 0 },
-    ),
-  ),
-  charge: fragmentTemplate((q, v: ChargeRow) =>
-    q.insertInto('charges').values(chargeValues(v, firstOf)).returningAll(),
-  ),
-  select: { sql: 'SELECT * FROM charge', parameters: [] } satisfies Fragment,
-}
+/** A charge's insert as a part, compiled once (a PIX's checkout writes it with its order). */
+const chargeInsert = fragmentTemplate((q, v: ChargeRow) =>
+  // A template's builder names every value (kit/template.ts).
+  q.insertInto('charges').values({
+    id: v.id,
+    order_id: v.order_id,
+    gateway: v.gateway,
+    gateway_charge_id: v.gateway_charge_id,
+    method: v.method,
+    amount_cents: v.amount_cents,
+    status: v.status,
+    pix_copy_paste: v.pix_copy_paste,
+    pix_expires_at: v.pix_expires_at,
+    saved_card: v.saved_card,
+    created_at: v.created_at,
+  }),
+)
 
 type CallbackRow = Insertable<DB['payment_callbacks']>
 
@@ -187,33 +153,9 @@ export const paymentsRepo = {
       .executeTakeFirstOrThrow()
   },
 
-  /**
-   * insertCharge with `follow` for an order that is pending and has no charge yet, locking it,
-   * in one statement (kit/statement.ts). Otherwise the charge's `order_id` and its check's `id`
-   * come out null and the statement fails whole on NOT NULL (`isNotFirstCharge`): the caller
-   * then takes the path that locks the order and decides.
-   */
-  async insertFirstCharge(db: Executor, row: ChargeRow, follow: CheckValues) {
-    const [charge] = await writeParts<Selectable<DB['charges']>>(
-      db,
-      [
-        { name: 'first_of', query: firstCharge.order({ orderId: row.order_id }) },
-        { name: 'check', query: firstCharge.check(follow) },
-        { name: 'charge', query: firstCharge.charge(row) },
-      ],
-      firstCharge.select,
-    )
-    return charge!
-  },
-
-  /** The order was not pending without a charge: insertFirstCharge's statement failed. */
-  isNotFirstCharge: (error: unknown) => {
-    const e = error as { code?: string; table?: string; column?: string }
-    return (
-      e.code === '23502' &&
-      ((e.table === 'charges' && e.column === 'order_id') ||
-        (e.table === 'gateway_checks' && e.column === 'id'))
-    )
+  /** A charge as a part of its order's statement (kit/statement.ts). */
+  chargePart(row: ChargeRow): Part {
+    return { name: 'charge', query: chargeInsert(row) }
   },
 
   /** The status of the order a charge belongs to, in one lookup; undefined for an unknown charge. */

@@ -1,7 +1,8 @@
 import type { Deps } from '../../deps.ts'
-import type { Executor, Tx } from '../../kit/db.ts'
+import type { Tx } from '../../kit/db.ts'
 import type { PaymentMethod } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
+import type { Part } from '../../kit/statement.ts'
 import { recordChargebackAfterRefund } from '../refunds/service.ts'
 import { chargebackOrder } from './chargeback.ts'
 import { confirmPayment } from './confirm.ts'
@@ -119,19 +120,12 @@ export function recordCharge(tx: Tx, ctx: Pick<Deps, 'clock'>, input: ChargeReco
 }
 
 /**
- * recordCharge for an order that is pending and has no charge yet, locking it, in one
- * statement; it throws what `isNotFirstCharge` recognizes when the order is not so.
+ * The charge of an order written in the same statement (a PIX's checkout, checkout/
+ * open-order.ts): its insert as a part; the order's check is the caller's.
  */
-export function recordFirstCharge(
-  db: Executor,
-  ctx: Pick<Deps, 'clock'>,
-  input: ChargeRecord & { followAt: Date },
-) {
-  const row = chargeRow(ctx, input)
-  return repo.insertFirstCharge(db, row, followUp(input.orderId, input.followAt, row.created_at))
+export function chargePart(ctx: Pick<Deps, 'clock'>, input: ChargeRecord): Part {
+  return repo.chargePart(chargeRow(ctx, input))
 }
-
-export const isNotFirstCharge = repo.isNotFirstCharge
 
 type ChargeRecord = {
   orderId: string
