@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
 import type { DB } from './db-schema.ts'
+import { sharedListener } from './pg-listener.ts'
 import { PreparedRun, type TypeParserOf } from './pg-prepared.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 
@@ -29,7 +30,7 @@ export interface Database {
   /**
    * Calls `onNotify` with the payload of every `NOTIFY channel` committed by any process. A
    * lost connection (`onLost`, PostgreSQL only) loses the notifications from then on: callers
-   * keep polling as a fallback.
+   * keep polling as a fallback. PostgreSQL: every channel on one connection (kit/pg-listener.ts).
    */
   listen(
     channel: string,
@@ -215,28 +216,7 @@ export async function openDatabase(opts: {
           client.release()
         }
       },
-      async listen(channel, onNotify, onLost) {
-        const client = new pg.Client({ connectionString: opts.databaseUrl })
-        let ending = false
-        const lost = () => {
-          if (!ending) onLost?.()
-          ending = true
-        }
-        client.on('error', lost) // a dropped listener only loses its notifications
-        client.on('end', lost)
-        client.on('notification', (message) => onNotify(message.payload ?? ''))
-        await client.connect()
-        await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`)
-        return {
-          sync: async () => {
-            await client.query('SELECT 1')
-          },
-          close: () => {
-            ending = true
-            return client.end()
-          },
-        }
-      },
+      listen: sharedListener(opts.databaseUrl),
       close: async () => {
         await Promise.all([db.destroy(), relaxed.destroy()])
       },

@@ -1,0 +1,89 @@
+// Every LISTEN of a process on one PostgreSQL connection. A commit that notifies signals every
+// listening backend of its database, whatever the channel: each backend wakes, reads the
+// notification queue and goes back to sleep. The workers' three channels on three connections
+// cost three wake-ups a notifying commit (~5 % of PostgreSQL's CPU in the launch bench, two
+// such commits a purchase); on one connection, one.
+import pg from 'pg'
+import type { Listener } from './db.ts'
+
+interface Subscriber {
+  onNotify(payload: string): void
+  onLost?: (() => void) | undefined
+}
+
+/** A channel's subscribers, and its LISTEN (a subscriber is told nothing before it is done). */
+interface Channel {
+  subscribers: Set<Subscriber>
+  listening: Promise<unknown>
+}
+
+export type Listen = (
+  channel: string,
+  onNotify: (payload: string) => void,
+  onLost?: () => void,
+) => Promise<Listener>
+
+/**
+ * `listen` for a database: the first call opens the connection, the last close ends it. A lost
+ * connection tells every subscriber (`onLost`) and delivers nothing more to them; a later call
+ * opens a new one.
+ */
+export function sharedListener(connectionString: string): Listen {
+  /** The open connection and its channels; null until the first call and once lost or closed. */
+  let current: { client: Promise<pg.Client>; channels: Map<string, Channel> } | null = null
+
+  const open = () => {
+    const client = new pg.Client({ connectionString })
+    const channels = new Map<string, Channel>()
+    const opened = { client: client.connect().then(() => client), channels }
+    let lost = false
+    const loseAll = () => {
+      if (lost) return
+      lost = true
+      if (current === opened) current = null
+      for (const { subscribers } of channels.values()) for (const s of subscribers) s.onLost?.()
+    }
+    client.on('error', loseAll) // a dropped listener only loses its notifications
+    client.on('end', loseAll)
+    client.on('notification', ({ channel, payload }) => {
+      for (const s of channels.get(channel)?.subscribers ?? []) s.onNotify(payload ?? '')
+    })
+    opened.client.catch(loseAll)
+    return opened
+  }
+
+  return async (name, onNotify, onLost) => {
+    current ??= open()
+    const { channels } = current
+    const client = await current.client
+    let channel = channels.get(name)
+    if (!channel) {
+      channel = {
+        subscribers: new Set(),
+        listening: client.query(`LISTEN ${pg.escapeIdentifier(name)}`),
+      }
+      channels.set(name, channel)
+    }
+    await channel.listening
+    const subscriber: Subscriber = { onNotify, onLost }
+    channel.subscribers.add(subscriber)
+    const { subscribers } = channel
+    return {
+      sync: async () => {
+        await client.query('SELECT 1')
+      },
+      async close() {
+        subscribers.delete(subscriber)
+        if (subscribers.size || channels.get(name)?.subscribers !== subscribers) return
+        channels.delete(name)
+        if (channels.size) {
+          await client.query(`UNLISTEN ${pg.escapeIdentifier(name)}`).catch(() => {})
+          return
+        }
+        // The last channel: the connection ends, and nobody is told it was lost.
+        if (current?.channels === channels) current = null
+        await client.end()
+      },
+    }
+  }
+}
