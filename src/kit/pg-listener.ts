@@ -17,6 +17,12 @@ interface Channel {
   listening: Promise<unknown>
 }
 
+/** The listening connection's statements, one at a time, and its end. */
+interface Connection {
+  run(text: string): Promise<unknown>
+  end(): Promise<void>
+}
+
 export type Listen = (
   channel: string,
   onNotify: (payload: string) => void,
@@ -30,12 +36,19 @@ export type Listen = (
  */
 export function sharedListener(connectionString: string): Listen {
   /** The open connection and its channels; null until the first call and once lost or closed. */
-  let current: { client: Promise<pg.Client>; channels: Map<string, Channel> } | null = null
+  let current: { client: Promise<Connection>; channels: Map<string, Channel> } | null = null
 
   const open = () => {
     const client = new pg.Client({ connectionString })
     const channels = new Map<string, Channel>()
-    const opened = { client: client.connect().then(() => client), channels }
+    // One statement at a time: pg queues the others, but warns that it will stop doing so.
+    let last: Promise<unknown> = client.connect()
+    const run = (text: string) => {
+      const next = last.then(() => client.query(text))
+      last = next.catch(() => {})
+      return next
+    }
+    const opened = { client: last.then(() => ({ run, end: () => client.end() })), channels }
     let lost = false
     const loseAll = () => {
       if (lost) return
@@ -60,7 +73,7 @@ export function sharedListener(connectionString: string): Listen {
     if (!channel) {
       channel = {
         subscribers: new Set(),
-        listening: client.query(`LISTEN ${pg.escapeIdentifier(name)}`),
+        listening: client.run(`LISTEN ${pg.escapeIdentifier(name)}`),
       }
       channels.set(name, channel)
     }
@@ -70,14 +83,14 @@ export function sharedListener(connectionString: string): Listen {
     const { subscribers } = channel
     return {
       sync: async () => {
-        await client.query('SELECT 1')
+        await client.run('SELECT 1')
       },
       async close() {
         subscribers.delete(subscriber)
         if (subscribers.size || channels.get(name)?.subscribers !== subscribers) return
         channels.delete(name)
         if (channels.size) {
-          await client.query(`UNLISTEN ${pg.escapeIdentifier(name)}`).catch(() => {})
+          await client.run(`UNLISTEN ${pg.escapeIdentifier(name)}`).catch(() => {})
           return
         }
         // The last channel: the connection ends, and nobody is told it was lost.
