@@ -1,8 +1,9 @@
 // A checkout's pending order, written in one statement (kit/statement.ts): the buyer if new,
 // with their log-in link and access mail; the order and its shares; `order.created`; the
-// order's gateway check; the checkout session's conversion; a PIX's charge, issued before. Without a coupon that statement is
-// its own transaction (no BEGIN or COMMIT to send); a coupon's redemption goes first, in a
-// transaction with it, so a coupon used up meanwhile takes everything back.
+// order's gateway check; the checkout session's conversion; a PIX's charge, issued before it.
+// Without a coupon that statement is its own transaction (no BEGIN or COMMIT to send); a
+// coupon's redemption goes first, in a transaction with it, so a coupon used up meanwhile takes
+// everything back.
 import type { InsertObject } from 'kysely'
 import type { Deps } from '../../deps.ts'
 import { type Executor, withTx } from '../../kit/db.ts'

@@ -243,13 +243,14 @@ async function chargeThenOrder(deps: Deps, opening: OrderOpening, chargeInput: C
   }
   // The order's check first looks at the charge when an unpaid PIX is worth a look.
   const lookAt = nextLook(deps, { created_at: deps.clock.now() }, expiresAt)
-  const record = { orderId, gateway: deps.gateway.name, charge, method: 'pix' as const }
+  const { amount_cents: amountCents } = opening.order
+  const gateway = deps.gateway.name
   try {
     await openOrder(deps, {
       ...opening,
       order: { ...opening.order, expires_at: expiresAt },
       charge: {
-        part: chargePart(deps, { ...record, amountCents: opening.order.amount_cents }),
+        part: chargePart(deps, { orderId, gateway, charge, method: 'pix', amountCents }),
         lookAt,
       },
     })
