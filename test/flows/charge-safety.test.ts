@@ -3,7 +3,7 @@
 // and written with its order. Anything that goes wrong after the charge voids it at the gateway.
 // The service runs as ROLE=api (no background work): reconciliation passes run when the test
 // calls them.
-import { sql } from 'kysely'
+import { type RawBuilder, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INVALID_COUPON } from '../../src/modules/catalog/coupons.ts'
 import { CHARGE_CANCELED, PAYMENT_UNKNOWN } from '../../src/modules/checkout/service.ts'
@@ -109,6 +109,31 @@ async function reconcileLater(ms = CHECK_GRACE_MS + 1_000) {
   return runReconciliation(svc.deps)
 }
 
+/**
+ * Runs `run` with a row trigger on `table` whose PL/pgSQL `body` runs before `RETURN NEW`
+ * (values in it spelt with `sql.lit`): a real database error, or another buyer's write, at
+ * the moment the test needs it. Dropped afterwards, whatever happened.
+ */
+async function withTrigger(
+  name: string,
+  on: { table: string; when: 'BEFORE INSERT' | 'AFTER INSERT' },
+  body: RawBuilder<unknown>,
+  run: () => Promise<void>,
+) {
+  const db = svc.deps.db
+  const fn = sql.raw(name)
+  await sql`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN ${body} RETURN NEW; END $$`.execute(db)
+  await sql`CREATE TRIGGER ${fn} ${sql.raw(on.when)} ON ${sql.raw(on.table)}
+    FOR EACH ROW EXECUTE FUNCTION ${fn}()`.execute(db)
+  try {
+    await run()
+  } finally {
+    await sql`DROP TRIGGER ${fn} ON ${sql.raw(on.table)}`.execute(db)
+    await sql`DROP FUNCTION ${fn}()`.execute(db)
+  }
+}
+
 const redemptions = async (productId: string) =>
   (
     await svc.deps.db
@@ -151,32 +176,27 @@ describe(`order first, then the charge (${engine})`, () => {
   it('our side fails after the charge (a real database error): the charge is voided, the order failed, the coupon back', async () => {
     const productId = await productWithCoupon(222.2, 'FALHA', 1)
     const email = 'tx2-falha@example.com'
-    await sql`CREATE FUNCTION refuse_charge() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF (SELECT buyer_email FROM orders WHERE id = NEW.order_id) = ${sql.lit(email)} THEN
-          RAISE EXCEPTION 'disk full';
-        END IF;
-        RETURN NEW;
-      END $$`.execute(svc.deps.db)
-    await sql`CREATE TRIGGER refuse_charge BEFORE INSERT ON charges
-      FOR EACH ROW EXECUTE FUNCTION refuse_charge()`.execute(svc.deps.db)
-    try {
-      const res = await checkout(svc.api, productId, {
-        email,
-        payment_method: 'card',
-        card_token: 'tok_approved',
-        coupon_code: 'FALHA',
-      })
-      expect(res).toMatchObject({ status: 503, body: { error: CHARGE_CANCELED } })
-      const order = await orderOf(email)
-      expect(order.status).toBe('failed')
-      expect(await gatewayCharge(order.id)).toMatchObject({ status: 'canceled' })
-      expect(await redemptions(productId)).toBe(0)
-      expect(await check(order.id)).toMatchObject({ status: 'settled' })
-    } finally {
-      await sql`DROP TRIGGER refuse_charge ON charges`.execute(svc.deps.db)
-      await sql`DROP FUNCTION refuse_charge()`.execute(svc.deps.db)
-    }
+    const refuse = sql`IF (SELECT buyer_email FROM orders WHERE id = NEW.order_id) =
+      ${sql.lit(email)} THEN RAISE EXCEPTION 'disk full'; END IF;`
+    await withTrigger(
+      'refuse_charge',
+      { table: 'charges', when: 'BEFORE INSERT' },
+      refuse,
+      async () => {
+        const res = await checkout(svc.api, productId, {
+          email,
+          payment_method: 'card',
+          card_token: 'tok_approved',
+          coupon_code: 'FALHA',
+        })
+        expect(res).toMatchObject({ status: 503, body: { error: CHARGE_CANCELED } })
+        const order = await orderOf(email)
+        expect(order.status).toBe('failed')
+        expect(await gatewayCharge(order.id)).toMatchObject({ status: 'canceled' })
+        expect(await redemptions(productId)).toBe(0)
+        expect(await check(order.id)).toMatchObject({ status: 'settled' })
+      },
+    )
     const next = await checkout(svc.api, productId, {
       payment_method: 'card',
       card_token: 'tok_approved',
@@ -223,47 +243,35 @@ describe(`a PIX: the charge first, then the order with it (${engine})`, () => {
     const productId = (await createProduct(svc.api, key, { plans: [{ name: 'P', price: 33.3 }] }))
       .id
     const email = 'falhou-depois@example.com'
-    await sql`CREATE FUNCTION refuse_order() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.buyer_email = ${sql.lit(email)} THEN RAISE EXCEPTION 'disk full'; END IF;
-        RETURN NEW;
-      END $$`.execute(svc.deps.db)
-    await sql`CREATE TRIGGER refuse_order BEFORE INSERT ON orders
-      FOR EACH ROW EXECUTE FUNCTION refuse_order()`.execute(svc.deps.db)
-    try {
-      const res = await checkout(svc.api, productId, { email })
-      expect(res).toMatchObject({ status: 503, body: { error: CHARGE_CANCELED } })
-      expect(await ordersOf(productId)).toEqual([])
-      expect(await sandboxCharges(3330)).toEqual([
-        { reference: expect.any(String), status: 'canceled' },
-      ])
-    } finally {
-      await sql`DROP TRIGGER refuse_order ON orders`.execute(svc.deps.db)
-      await sql`DROP FUNCTION refuse_order()`.execute(svc.deps.db)
-    }
+    const refuse = sql`IF NEW.buyer_email = ${sql.lit(email)} THEN RAISE EXCEPTION 'disk full'; END IF;`
+    await withTrigger(
+      'refuse_order',
+      { table: 'orders', when: 'BEFORE INSERT' },
+      refuse,
+      async () => {
+        const res = await checkout(svc.api, productId, { email })
+        expect(res).toMatchObject({ status: 503, body: { error: CHARGE_CANCELED } })
+        expect(await ordersOf(productId)).toEqual([])
+        expect(await sandboxCharges(3330)).toEqual([
+          { reference: expect.any(String), status: 'canceled' },
+        ])
+      },
+    )
   })
 
   it('a coupon used up while the gateway issued the PIX: the buyer reads why, the charge is canceled, no order', async () => {
     const productId = await productWithCoupon(44.4, 'ULTIMO', 1)
     // Another buyer takes the last use between the PIX's issue and its order's write.
-    await sql`CREATE FUNCTION take_last_use() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        UPDATE coupons SET redemptions = max_redemptions WHERE code = 'ULTIMO';
-        RETURN NEW;
-      END $$`.execute(svc.deps.db)
-    await sql`CREATE TRIGGER take_last_use AFTER INSERT ON sandbox_charges
-      FOR EACH ROW EXECUTE FUNCTION take_last_use()`.execute(svc.deps.db)
-    try {
+    const takeLastUse = sql`UPDATE coupons SET redemptions = max_redemptions WHERE code = 'ULTIMO';`
+    const on = { table: 'sandbox_charges', when: 'AFTER INSERT' } as const
+    await withTrigger('take_last_use', on, takeLastUse, async () => {
       const res = await checkout(svc.api, productId, { coupon_code: 'ULTIMO' })
       expect(res).toMatchObject({ status: 400, body: { error: INVALID_COUPON } })
       expect(await ordersOf(productId)).toEqual([])
       expect(await sandboxCharges(3996)).toEqual([
         { reference: expect.any(String), status: 'canceled' },
       ])
-    } finally {
-      await sql`DROP TRIGGER take_last_use ON sandbox_charges`.execute(svc.deps.db)
-      await sql`DROP FUNCTION take_last_use()`.execute(svc.deps.db)
-    }
+    })
   })
 })
 
