@@ -36,7 +36,7 @@ export type Listen = (
  */
 export function sharedListener(connectionString: string): Listen {
   /** The open connection and its channels; null until the first call and once lost or closed. */
-  let current: { client: Promise<Connection>; channels: Map<string, Channel> } | null = null
+  let current: { connection: Promise<Connection>; channels: Map<string, Channel> } | null = null
 
   const open = () => {
     const client = new pg.Client({ connectionString })
@@ -48,7 +48,10 @@ export function sharedListener(connectionString: string): Listen {
       last = next.catch(() => {})
       return next
     }
-    const opened = { client: last.then(() => ({ run, end: () => client.end() })), channels }
+    const opened = {
+      connection: last.then((): Connection => ({ run, end: () => client.end() })),
+      channels,
+    }
     let lost = false
     const loseAll = () => {
       if (lost) return
@@ -61,20 +64,21 @@ export function sharedListener(connectionString: string): Listen {
     client.on('notification', ({ channel, payload }) => {
       for (const s of channels.get(channel)?.subscribers ?? []) s.onNotify(payload ?? '')
     })
-    opened.client.catch(loseAll)
+    opened.connection.catch(loseAll)
     return opened
   }
 
   return async (name, onNotify, onLost) => {
     current ??= open()
     const { channels } = current
-    const client = await current.client
+    const connection = await current.connection
     let channel = channels.get(name)
     if (!channel) {
-      channel = {
-        subscribers: new Set(),
-        listening: client.run(`LISTEN ${pg.escapeIdentifier(name)}`),
-      }
+      const listening = connection.run(`LISTEN ${pg.escapeIdentifier(name)}`).catch((error) => {
+        if (channels.get(name) === channel) channels.delete(name)
+        throw error
+      })
+      channel = { subscribers: new Set(), listening }
       channels.set(name, channel)
     }
     await channel.listening
@@ -83,19 +87,19 @@ export function sharedListener(connectionString: string): Listen {
     const { subscribers } = channel
     return {
       sync: async () => {
-        await client.run('SELECT 1')
+        await connection.run('SELECT 1')
       },
       async close() {
         subscribers.delete(subscriber)
         if (subscribers.size || channels.get(name)?.subscribers !== subscribers) return
         channels.delete(name)
         if (channels.size) {
-          await client.run(`UNLISTEN ${pg.escapeIdentifier(name)}`).catch(() => {})
+          await connection.run(`UNLISTEN ${pg.escapeIdentifier(name)}`).catch(() => {})
           return
         }
         // The last channel: the connection ends, and nobody is told it was lost.
         if (current?.channels === channels) current = null
-        await client.end()
+        await connection.end()
       },
     }
   }
