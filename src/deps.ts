@@ -22,3 +22,10 @@ export interface Deps {
   mailHandoff: MailHandoff
   log: FastifyBaseLogger
 }
+
+/**
+ * What code that writes events or mails needs: the time, and this process's hand-offs (a row
+ * written without them is unclaimed, left to a worker's poll — safe, but slower and dearer;
+ * so they are required, not optional).
+ */
+export type Outbox = Pick<Deps, 'clock' | 'mailHandoff' | 'deliveryHandoff'>

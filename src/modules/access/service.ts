@@ -1,4 +1,4 @@
-import type { Clock } from '../../kit/clock.ts'
+import type { Outbox } from '../../deps.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { Conflict, NotFound } from '../../kit/errors.ts'
@@ -11,7 +11,7 @@ import { emitEvent, eventParts, type NewEvent } from '../webhooks/service.ts'
 import { accessRepo as repo } from './repo.ts'
 import type { MemberOut } from './schema.ts'
 
-type Ctx = { clock: Clock }
+type Ctx = Outbox
 type Grant = DB['access_grants']
 
 /**

@@ -9,7 +9,7 @@ import { ensureBuyer } from './service.ts'
 
 export async function inviteUser(
   tx: Tx,
-  ctx: Pick<Deps, 'clock' | 'appSecret' | 'config'>,
+  ctx: Pick<Deps, 'clock' | 'appSecret' | 'config' | 'mailHandoff'>,
   input: {
     email: string
     role: 'affiliate' | 'coproducer'

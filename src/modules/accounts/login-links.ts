@@ -12,7 +12,7 @@ export const REQUESTED_LINK_MS = 3_600_000
 
 export async function sendLoginLink(
   tx: Tx,
-  ctx: Pick<Deps, 'clock' | 'appSecret' | 'config'>,
+  ctx: Pick<Deps, 'clock' | 'appSecret' | 'config' | 'mailHandoff'>,
   email: string,
 ) {
   const user = await repo.findUserByEmail(tx, email)

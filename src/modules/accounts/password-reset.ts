@@ -13,7 +13,7 @@ import { REQUESTED_LINK_MS } from './login-links.ts'
 import { accountsRepo as repo } from './repo.ts'
 import { consumeLoginLink, createLoginToken, createSession } from './service.ts'
 
-type Ctx = Pick<Deps, 'clock' | 'appSecret' | 'config'>
+type Ctx = Pick<Deps, 'clock' | 'appSecret' | 'config' | 'mailHandoff'>
 
 /** Where the reset link lands: the set-password form, holding the token. */
 export const RESET_PAGE = '/senha/redefinir'

@@ -15,7 +15,7 @@ import { getProduct } from '../catalog/service.ts'
 import { type AffiliateRow, affiliatesRepo as repo } from './repo.ts'
 import type { AffiliateOut, EnrollAffiliateInput } from './schema.ts'
 
-type Ctx = Pick<Deps, 'clock' | 'appSecret' | 'config'>
+type Ctx = Pick<Deps, 'clock' | 'appSecret' | 'config' | 'mailHandoff'>
 type Actor = { accountId: string; userId: string }
 type User = { name: string; email: string }
 

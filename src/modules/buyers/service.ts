@@ -1,7 +1,7 @@
 // The buyer acting as themself in the members area: what they bought, their subscriptions, and
 // the two things they may do — cancel a subscription, ask for a refund inside the guarantee
 // period. Both reuse the creator-side services, so the same rules, events and ledger apply.
-import type { Deps } from '../../deps.ts'
+import type { Deps, Outbox } from '../../deps.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
 import { AppError, BadRequest, Conflict, NotFound } from '../../kit/errors.ts'
 import { type PageQuery, pageWindow, toPage } from '../../kit/http/pagination.ts'
@@ -18,7 +18,7 @@ import type { SubscriptionRow } from '../subscriptions/repo.ts'
 import { cancelSubscription, SUBSCRIPTION_NOT_FOUND } from '../subscriptions/service.ts'
 import type { MySubscriptionOut, PurchaseOut } from './schema.ts'
 
-type Ctx = Pick<Deps, 'clock' | 'config'>
+type Ctx = Outbox & Pick<Deps, 'config'>
 
 const DAY_MS = 86_400_000
 /** CDC art. 49: at least 7 days to regret a purchase made away from a shop. */

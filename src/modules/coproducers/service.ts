@@ -14,7 +14,7 @@ import { getProduct } from '../catalog/service.ts'
 import { coproducersRepo as repo } from './repo.ts'
 import type { CoproducerOut, EnrollCoproducerInput } from './schema.ts'
 
-type Ctx = Pick<Deps, 'clock' | 'appSecret' | 'config'>
+type Ctx = Pick<Deps, 'clock' | 'appSecret' | 'config' | 'mailHandoff'>
 type Row = DB['coproducers']
 
 export const COPRODUCER_EXISTS = 'Este coprodutor já está cadastrado neste produto'

@@ -1,9 +1,8 @@
 import type { RawBuilder } from 'kysely'
-import type { Clock } from '../../kit/clock.ts'
+import type { Outbox } from '../../deps.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { type Part, writeParts } from '../../kit/statement.ts'
-import type { MailHandoff } from './handoff.ts'
 import { emailRepo as repo } from './repo.ts'
 
 export interface Mail {
@@ -14,7 +13,7 @@ export interface Mail {
 }
 
 /** `mailHandoff`: the process's (deps'); without it mails are written unclaimed. */
-type MailCtx = { clock: Clock; mailHandoff?: MailHandoff }
+type MailCtx = Pick<Outbox, 'clock' | 'mailHandoff'>
 
 /** Queues a mail in the caller's transaction: it exists exactly when the change does. */
 export function queueEmail(tx: Tx, ctx: MailCtx, input: QueuedMail) {
@@ -46,7 +45,7 @@ export function mailParts(ctx: MailCtx, mails: QueuedMail[], onlyIf?: RawBuilder
     next_attempt_at: now,
     created_at: now,
   }))
-  const birth = ctx.mailHandoff?.birth(now) ?? null
+  const birth = ctx.mailHandoff.birth(now)
   birth?.hold(
     rows.map((r) => ({
       id: r.id,

@@ -1,7 +1,7 @@
 // The ledger side of a paid order: the sale posted when it is paid, reversed by a refund
 // (reserved at request, then paid out or released) or by a chargeback. Each runs inside the
 // caller's transaction, after the caller locked the order.
-import type { Clock } from '../../kit/clock.ts'
+import type { Outbox } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import type { DB, LedgerBook } from '../../kit/db-schema.ts'
 import { BadRequest } from '../../kit/errors.ts'
@@ -12,7 +12,7 @@ import { BOOK_OF, rebalance } from './allocation.ts'
 import { MoneyChange } from './change.ts'
 import { ledgerRepo as repo, type ShareRow } from './repo.ts'
 
-type Ctx = { clock: Clock }
+type Ctx = Outbox
 type Order = Pick<DB['orders'], 'id' | 'account_id' | 'product_id' | 'amount_cents'> & {
   interest_cents: number
 }

@@ -1,7 +1,7 @@
 // The buyer disputed a paid charge with their bank and the gateway took the money back: the
 // order becomes `chargeback`, its access is revoked, and the ledger reverses the sale like a
 // refund (a refund pending for the order fails and its reserved money becomes the chargeback's).
-import type { Deps } from '../../deps.ts'
+import type { Outbox } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import { toBrl } from '../../kit/money.ts'
 import { revokeOrderAccess } from '../access/service.ts'
@@ -12,11 +12,7 @@ import { endSubscriptionOfOrder } from '../subscriptions/service.ts'
 import { emitEvent } from '../webhooks/service.ts'
 import { setChargeStatusOfOrder } from './charges.ts'
 
-export async function chargebackOrder(
-  tx: Tx,
-  ctx: Pick<Deps, 'clock'>,
-  orderId: string,
-): Promise<boolean> {
+export async function chargebackOrder(tx: Tx, ctx: Outbox, orderId: string): Promise<boolean> {
   const order = await markChargeback(tx, orderId, ctx.clock.now())
   if (!order) return false
   await endSubscriptionOfOrder(tx, ctx, order, 'chargeback')

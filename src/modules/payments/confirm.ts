@@ -1,6 +1,6 @@
 // Payment confirmed: the one flow that spans orders, access, events and e-mail. Runs inside the
 // caller's transaction, so everything below exists exactly when the order is paid.
-import type { Deps } from '../../deps.ts'
+import type { Deps, Outbox } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import { toBrl } from '../../kit/money.ts'
 import { grantParts } from '../access/service.ts'
@@ -13,7 +13,7 @@ import { subscriptionPaid } from '../subscriptions/service.ts'
 import { emitEvents } from '../webhooks/service.ts'
 import { settleCheckPart } from './checks.ts'
 
-type Ctx = Pick<Deps, 'clock' | 'config'>
+type Ctx = Outbox & Pick<Deps, 'config'>
 
 /**
  * pending → paid with all its effects; false when the order was not pending (a repeat).

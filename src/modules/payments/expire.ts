@@ -1,7 +1,7 @@
 // A pending order that will never be paid: its PIX expired (worker) or the gateway said so
 // (callback) → expired; its card was declined or its charge could not be kept → failed. The
 // coupon redemption it held goes back and its shares are canceled.
-import type { Deps } from '../../deps.ts'
+import type { Outbox } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import { releaseCoupon } from '../catalog/coupons.ts'
 import { cancelShares } from '../ledger/shares.ts'
@@ -10,7 +10,7 @@ import { emitEvent } from '../webhooks/service.ts'
 import { openCheck } from './checks.ts'
 import { paymentsRepo } from './repo.ts'
 
-type Ctx = Pick<Deps, 'clock'>
+type Ctx = Outbox
 type ClosedOrder = NonNullable<Awaited<ReturnType<typeof markFailed>>>
 
 async function letGo(tx: Tx, ctx: Ctx, order: ClosedOrder) {

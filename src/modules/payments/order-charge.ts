@@ -2,7 +2,7 @@
 // reconciliation worker: once, under the order's lock, and the order follows it (paid, failed,
 // or still pending for PIX and boleto). A charge that reaches an order no longer waiting for
 // one is canceled at the gateway, so a buyer is never charged without an order (SPEC §5).
-import type { Deps } from '../../deps.ts'
+import type { Deps, Outbox } from '../../deps.ts'
 import { type Tx, withTx } from '../../kit/db.ts'
 import type { OrderStatus } from '../../kit/db-schema.ts'
 import { lockOrder, setExpiry } from '../orders/service.ts'
@@ -21,7 +21,7 @@ import {
 import { paymentsRepo as repo } from './repo.ts'
 import { recordCharge } from './service.ts'
 
-type Ctx = Pick<Deps, 'clock' | 'config'>
+type Ctx = Outbox & Pick<Deps, 'config'>
 
 /**
  * Recorded (now or earlier) with the order's status after it, or an orphan to cancel. A charge
@@ -78,7 +78,7 @@ export async function recordOrderCharge(
 
 /** The checkout's record of its order's charge, in a transaction that locks the order and decides. */
 export function recordCheckoutCharge(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  deps: Ctx & Pick<Deps, 'db'>,
   input: { orderId: string; gateway: string; charge: GatewayCharge },
 ): Promise<ChargeOutcome> {
   return withTx(deps.db, (tx) => recordOrderCharge(tx, deps, input))
@@ -97,7 +97,7 @@ export function chargeExpiry(charge: GatewayCharge, orderExpiry: Date | null): D
 }
 
 /** A pending order the gateway holds no charge for ends failed; false when that is not so. */
-export async function failUnchargedOrder(tx: Tx, ctx: Pick<Deps, 'clock'>, orderId: string) {
+export async function failUnchargedOrder(tx: Tx, ctx: Outbox, orderId: string) {
   const order = await lockOrder(tx, orderId)
   if (order?.status !== 'pending' || (await chargeOfOrder(tx, orderId))) return false
   return failOrder(tx, ctx, orderId)

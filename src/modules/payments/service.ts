@@ -1,4 +1,4 @@
-import type { Deps } from '../../deps.ts'
+import type { Deps, Outbox } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import type { PaymentMethod } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
@@ -17,7 +17,7 @@ import { type CallbackOutcome, paymentsRepo as repo } from './repo.ts'
  */
 export async function applyCallback(
   tx: Tx,
-  deps: Pick<Deps, 'clock' | 'config' | 'log'>,
+  deps: Outbox & Pick<Deps, 'config' | 'log'>,
   gateway: string,
   callback: ParsedCallback,
   /**

@@ -5,7 +5,7 @@
 //
 // Lock order, as every money flow (docs/ARCHITECTURE.md "Money"): the holder's balance row
 // (lockAvailable) first, then the withdrawal row.
-import type { Deps } from '../../deps.ts'
+import type { Deps, Outbox } from '../../deps.ts'
 import { type Executor, type Tx, withTx } from '../../kit/db.ts'
 import { AppError, BadRequest, Conflict, NotFound } from '../../kit/errors.ts'
 import { pageWindow, toPage } from '../../kit/http/pagination.ts'
@@ -32,7 +32,7 @@ import type { PixTransferResult } from './provider.ts'
 import { payoutsRepo as repo, type WithdrawalRow } from './repo.ts'
 import type { WithdrawalListQuery, WithdrawalOut } from './schema.ts'
 
-type Ctx = Pick<Deps, 'clock'>
+type Ctx = Outbox
 
 /** A transfer the bank is still processing is looked at again after this long. */
 const TRANSFER_LOOK_AGAIN_MS = 10 * 60_000

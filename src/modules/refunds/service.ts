@@ -1,7 +1,7 @@
 // Refunds (SPEC §7): requested through the API (the money is set aside at once), carried out
 // by the worker through the gateway, then completed (order refunded, access revoked, shares
 // rejected, money paid out) or failed (everything goes back). Every flow locks the order first.
-import type { Deps } from '../../deps.ts'
+import type { Deps, Outbox } from '../../deps.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
 import { BadRequest, Conflict, NotFound } from '../../kit/errors.ts'
 import { pageWindow, toPage } from '../../kit/http/pagination.ts'
@@ -21,8 +21,8 @@ import { emitEvent } from '../webhooks/service.ts'
 import { type RefundRow, refundsRepo as repo } from './repo.ts'
 import type { AdminRefundListQuery, AdminRefundOut, RefundListQuery, RefundOut } from './schema.ts'
 
-type Ctx = Pick<Deps, 'clock'>
-type LogCtx = Pick<Deps, 'clock' | 'log'>
+type Ctx = Outbox
+type LogCtx = Outbox & Pick<Deps, 'log'>
 
 export const REFUND_ALREADY_REQUESTED = 'Refund already requested'
 export const ORDER_NOT_PAID = 'Order is not paid'

@@ -2,7 +2,7 @@
 // of it renews it; the creator or non-payment ends it, and with it the access. Every change is
 // a verb taking the caller's transaction. `next_action_at` tells the renewal worker
 // (renewals.ts) when to look at the row again.
-import type { Deps } from '../../deps.ts'
+import type { Deps, Outbox } from '../../deps.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
 import type { SubscriptionStatus } from '../../kit/db-schema.ts'
 import { Conflict, NotFound } from '../../kit/errors.ts'
@@ -22,7 +22,7 @@ import { addInterval } from './period.ts'
 import { subscriptionsRepo as repo, type SubscriptionRow } from './repo.ts'
 import type { SubscriptionOut } from './schema.ts'
 
-type Ctx = Pick<Deps, 'clock' | 'config'>
+type Ctx = Outbox & Pick<Deps, 'config'>
 /** A paid order, as markPaid returns it. */
 type Order = PaidOrder
 
@@ -167,7 +167,7 @@ async function renew(tx: Tx, ctx: Ctx, order: Order) {
 /** Ends a subscription now: the pending renewal expires, the access goes, the buyer is told. */
 export async function endSubscription(
   tx: Tx,
-  ctx: Pick<Deps, 'clock'>,
+  ctx: Outbox,
   sub: SubscriptionRow,
   reason: CancelReason,
 ): Promise<SubscriptionRow> {
@@ -209,7 +209,7 @@ export async function endSubscription(
  */
 export async function endSubscriptionOfOrder(
   tx: Tx,
-  ctx: Pick<Deps, 'clock'>,
+  ctx: Outbox,
   order: Pick<Order, 'subscription_id'>,
   reason: 'refunded' | 'chargeback',
 ) {

@@ -1,5 +1,5 @@
 import type { RawBuilder, Selectable } from 'kysely'
-import type { Clock } from '../../kit/clock.ts'
+import type { Outbox } from '../../deps.ts'
 import { decrypt, deriveKey, encrypt } from '../../kit/crypto.ts'
 import type { Executor, Tx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
@@ -12,13 +12,12 @@ import { accountOwner } from '../accounts/service.ts'
 import { queueEmail } from '../email/service.ts'
 import { webhookDisabledEmail } from '../email/templates.ts'
 import type { EventType } from './events.ts'
-import type { DeliveryHandoff } from './handoff.ts'
 import { webhooksRepo as repo } from './repo.ts'
 import { generateWebhookSecret } from './signature.ts'
 import { checkWebhookUrl } from './url-guard.ts'
 
 /** `deliveryHandoff`: the process's (deps'); without it deliveries are written unclaimed. */
-type Ctx = { clock: Clock; deliveryHandoff?: DeliveryHandoff }
+type Ctx = Pick<Outbox, 'clock' | 'deliveryHandoff'>
 
 export const ENDPOINT_NOT_FOUND = 'Webhook não encontrado'
 type SecretCtx = Ctx & { appSecret: string }
@@ -77,7 +76,7 @@ export function eventParts(ctx: Ctx, accountId: string, events: NewEvent[]) {
       conditional: event.keep !== undefined,
     }
   })
-  const birth = rows.length ? (ctx.deliveryHandoff?.birth(ctx.clock.now()) ?? null) : null
+  const birth = rows.length ? ctx.deliveryHandoff.birth(ctx.clock.now()) : null
   return {
     parts: rows.length ? repo.eventParts(accountId, rows, keep, birth) : [],
     ids: rows.map((row) => row.id),
@@ -284,7 +283,7 @@ export async function retryFailedSince(
  */
 export async function disableEndpoint(
   tx: Tx,
-  ctx: Ctx & { config: { baseUrl: string } },
+  ctx: Outbox & { config: { baseUrl: string } },
   endpointId: string,
   reason: Exclude<DisabledReason, 'manual'>,
 ) {

@@ -105,7 +105,8 @@ describe(`mails born claimed (${engine})`, () => {
   })
 
   it('without a worker to hand it to, a mail is written unclaimed and a pass sends it', async () => {
-    await queue([mail('Sem dono')], { clock: svc.deps.clock })
+    // A hand-off no worker took: as in a process that runs none (`start:api`).
+    await queue([mail('Sem dono')], { clock: svc.deps.clock, mailHandoff: createMailHandoff() })
     expect(await rowOf('Sem dono')).toMatchObject({ status: 'pending', attempts: 0, leased: false })
     await svc.workers!.runOnce('email.send')
     expect(await rowOf('Sem dono')).toMatchObject({ status: 'sent', attempts: 1, sent: true })
