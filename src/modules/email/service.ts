@@ -12,7 +12,7 @@ export interface Mail {
   html: string
 }
 
-/** `mailHandoff`: the process's (deps'); without it mails are written unclaimed. */
+/** `mailHandoff`: the process's (deps'); a mail is born claimed only when its worker plans it. */
 type MailCtx = Pick<Outbox, 'clock' | 'mailHandoff'>
 
 /** Queues a mail in the caller's transaction: it exists exactly when the change does. */

@@ -16,7 +16,7 @@ import { webhooksRepo as repo } from './repo.ts'
 import { generateWebhookSecret } from './signature.ts'
 import { checkWebhookUrl } from './url-guard.ts'
 
-/** `deliveryHandoff`: the process's (deps'); without it deliveries are written unclaimed. */
+/** `deliveryHandoff`: the process's (deps'); a delivery is born claimed only when its worker plans it. */
 type Ctx = Pick<Outbox, 'clock' | 'deliveryHandoff'>
 
 export const ENDPOINT_NOT_FOUND = 'Webhook não encontrado'
