@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
+import { collectHooks } from './after-commit.ts'
 import type { DB } from './db-schema.ts'
 import { sharedListener } from './pg-listener.ts'
 import { PreparedRun, type TypeParserOf } from './pg-prepared.ts'
@@ -258,9 +259,18 @@ export async function openDatabase(opts: {
   }
 }
 
-/** The one way to open a transaction. Services receive `tx` and never commit. */
-export function withTx<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction().execute(fn)
+/**
+ * The one way to open a transaction. Services receive `tx` and never commit. What they asked to
+ * run after the commit (kit/after-commit.ts) runs once it answered, before this resolves.
+ */
+export async function withTx<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  let committed = () => {}
+  const result = await db.transaction().execute((tx) => {
+    committed = collectHooks(tx)
+    return fn(tx)
+  })
+  committed()
+  return result
 }
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations')

@@ -4,7 +4,10 @@
 // exactly once and to completion, whether or not the final SELECT reads it, all on the
 // statement's one snapshot: a part sees no row another part wrote, only an earlier part's
 // RETURNING, by its name. Triggers (foreign keys, the ledger's) fire when the statement ends.
+// A part may also hand a value read in the statement to this process once the transaction has
+// committed (`onCommit`: the outbox rows it wrote born leased to this process's workers).
 import { CompiledQuery, type OperationNodeSource, type RawBuilder, sql } from 'kysely'
+import { afterCommit } from './after-commit.ts'
 import type { Executor } from './db.ts'
 import { compiler, type Fragment } from './template.ts'
 
@@ -17,7 +20,17 @@ export interface Part {
    * SELECT reads it.
    */
   query: OperationNodeSource | Fragment
+  /**
+   * `value`, an SQL expression without parameters read at the statement's end (over this
+   * part's RETURNING by its name, say), given to `take` once the transaction has committed
+   * (kit/after-commit.ts): never if it rolls back.
+   */
+  onCommit?: { value: string; take: (value: unknown) => void }
 }
+
+/** Columns the statement adds beside the caller's when parts hand values over at commit. */
+const ROW = '$row'
+const handed = (i: number) => `$commit${i}`
 
 const isFragment = (query: OperationNodeSource | Fragment): query is Fragment =>
   !('toOperationNode' in query)
@@ -29,14 +42,25 @@ const fragmentOf = (query: OperationNodeSource | Fragment): Fragment =>
 const shifted = (text: string, offset: number) =>
   offset ? text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`) : text
 
-function compose(names: string[], fragments: Fragment[], select: Fragment): string {
+function compose(
+  names: string[],
+  fragments: Fragment[],
+  select: Fragment,
+  values: string[],
+): string {
   let offset = 0
   const ctes = fragments.map((f, i) => {
     const cte = `"${names[i]}" AS (${shifted(f.sql, offset)})`
     offset += f.parameters.length
     return cte
   })
-  return `WITH ${ctes.join(', ')} ${shifted(select.sql, offset)}`
+  const last = shifted(select.sql, offset)
+  if (!values.length) return `WITH ${ctes.join(', ')} ${last}`
+  // One row at least, whatever the caller's SELECT answers: its rows, marked, beside the values.
+  // A LATERAL join runs as a nested loop over the one row, so the rows keep the SELECT's order.
+  const columns = values.map((value, i) => `${value} AS "${handed(i)}"`)
+  return `WITH ${ctes.join(', ')} SELECT "$s".*, ${columns.join(', ')} FROM (SELECT 1) AS "$one"
+    LEFT JOIN LATERAL (SELECT *, true AS "${ROW}" FROM (${last}) AS "$select") AS "$s" ON true`
 }
 
 /**
@@ -50,9 +74,14 @@ interface Composed {
 }
 const composedTexts: Composed = { next: new Map() }
 
-function composedText(names: string[], fragments: Fragment[], select: Fragment): string {
+function composedText(
+  names: string[],
+  fragments: Fragment[],
+  select: Fragment,
+  values: string[],
+): string {
   let node = composedTexts
-  for (const key of [...fragments.flatMap((f, i) => [names[i]!, f.sql]), select.sql]) {
+  for (const key of [...fragments.flatMap((f, i) => [names[i]!, f.sql]), select.sql, ...values]) {
     let next = node.next.get(key)
     if (!next) {
       next = { next: new Map() }
@@ -60,7 +89,7 @@ function composedText(names: string[], fragments: Fragment[], select: Fragment):
     }
     node = next
   }
-  node.text ??= compose(names, fragments, select)
+  node.text ??= compose(names, fragments, select, values)
   return node.text
 }
 
@@ -75,15 +104,19 @@ export function partsStatement(
   if (new Set(names).size !== parts.length) throw new Error('statement parts need distinct names')
   const fragments = parts.map((p) => fragmentOf(p.query))
   const last = fragmentOf(select)
+  const values = handedOver(parts).map((p) => p.onCommit.value)
   const text =
     parts.every((p) => isFragment(p.query)) && isFragment(select)
-      ? composedText(names, fragments, last)
-      : compose(names, fragments, last)
+      ? composedText(names, fragments, last, values)
+      : compose(names, fragments, last, values)
   return CompiledQuery.raw(
     text,
     [...fragments, last].flatMap((f) => f.parameters),
   )
 }
+
+const handedOver = (parts: Part[]) =>
+  parts.filter((p): p is Part & Required<Pick<Part, 'onCommit'>> => p.onCommit !== undefined)
 
 /** Runs the parts as one statement; the rows of `select`. */
 export async function writeParts<Row = never>(
@@ -92,5 +125,21 @@ export async function writeParts<Row = never>(
   select?: RawBuilder<Row> | Fragment,
 ): Promise<Row[]> {
   if (!parts.length) return []
-  return (await db.executeQuery<Row>(partsStatement(parts, select))).rows
+  const { rows } = await db.executeQuery<Row>(partsStatement(parts, select))
+  const takers = handedOver(parts)
+  if (!takers.length) return rows
+  const marked = rows as Record<string, unknown>[]
+  takers.forEach((part, i) => {
+    const value = marked[0]![handed(i)]
+    afterCommit(db, () => part.onCommit.take(value))
+  })
+  return marked.filter((row) => row[ROW]).map((row) => callersColumns(row, takers.length) as Row)
+}
+
+/** A row of the caller's SELECT without the columns the statement added. */
+function callersColumns(row: Record<string, unknown>, values: number) {
+  const own: Record<string, unknown> = { ...row }
+  delete own[ROW]
+  for (let i = 0; i < values; i++) delete own[handed(i)]
+  return own
 }

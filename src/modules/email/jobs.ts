@@ -1,6 +1,6 @@
 // Sends the mail outbox: passes claim due mails under a lease (attempts.ts); mails written by
-// this process while the worker keeps up are born claimed (born-mails.ts): sent as their commit
-// is announced, with no claim.
+// this process while the worker keeps up are born claimed (born-mails.ts): handed over and sent
+// once their transaction has committed, with no claim.
 import type { Selectable } from 'kysely'
 import type { Deps } from '../../deps.ts'
 import type { DB } from '../../kit/db-schema.ts'

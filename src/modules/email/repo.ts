@@ -21,13 +21,13 @@ type MailRow = Required<Pick<Insertable<DB['emails']>, (typeof MAIL_COLUMNS)[num
 /** Mail rows as one array per column, in MAIL_COLUMNS' order. */
 type MailColumns = { [C in keyof MailRow]: MailRow[C][] }
 
-/** Born claimed (handoff.ts): leased until `until`, announced on `channel` at commit. */
-type Born = { channel: string | null; until: Date | null }
+/** Born claimed (handoff.ts): leased until `until` (null: unclaimed). */
+type Born = { until: Date | null }
 
 /**
  * The mail insert for one condition (kit/template.ts). The rows come as arrays: one text for any
- * number of them. A born mail is written leased (`attempts = 1`, as a claim leaves it) and its
- * id notified on the worker's channel; a mail the dedupe key refused returns no row, so nothing.
+ * number of them. A born mail is written leased (`attempts = 1`, as a claim leaves it). It
+ * returns the ids written: a mail the dedupe key refused returns none.
  */
 const mailInsert = fragmentTemplatePer((q, v: MailColumns & Born, onlyIf: RawBuilder<boolean>) =>
   q
@@ -42,23 +42,33 @@ const mailInsert = fragmentTemplatePer((q, v: MailColumns & Born, onlyIf: RawBui
         WHERE ${onlyIf}`,
     )
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
-    .returning(
-      sql<null>`CASE WHEN ${v.channel}::text IS NOT NULL
-          THEN pg_notify(${v.channel}::text, id::text) END`.as('born'),
-    ),
+    .returning('id'),
 )
+
+/** The ids a statement's mail part wrote, as JSON (null: none), read at its end. */
+const WRITTEN_IDS = `(SELECT json_agg(id) FROM "mail")`
 
 export const emailRepo = {
   /**
    * New mails, as a part of a statement (kit/statement.ts); with `onlyIf`, only when that holds
    * there. A taken dedupe key writes nothing: one delivery e-mail per order, whatever retries.
+   * Born ones (`until` set) are leased, and the ids written go to `take` at commit.
    */
-  insertPart(rows: MailRow[], born: Born, onlyIf: RawBuilder<boolean> = ALWAYS): Part {
+  insertPart(
+    rows: MailRow[],
+    born: Born & { take?: (ids: string[]) => void },
+    onlyIf: RawBuilder<boolean> = ALWAYS,
+  ): Part {
     const column = <C extends keyof MailRow>(c: C) => rows.map((row) => row[c])
+    const take = born.take
     return {
       name: 'mail',
+      // Born mails go to the worker at commit, those the insert wrote only.
+      ...(take && {
+        onCommit: { value: WRITTEN_IDS, take: (ids) => take((ids as string[] | null) ?? []) },
+      }),
       query: mailInsert(onlyIf)({
-        ...born,
+        until: born.until,
         id: column('id'),
         dedupe_key: column('dedupe_key'),
         to_address: column('to_address'),

@@ -46,18 +46,21 @@ export function mailParts(ctx: MailCtx, mails: QueuedMail[], onlyIf?: RawBuilder
     created_at: now,
   }))
   const birth = ctx.mailHandoff.birth(now)
-  birth?.hold(
-    rows.map((r) => ({
-      id: r.id,
-      to: r.to_address,
-      subject: r.subject,
-      text: r.text_body,
-      html: r.html_body,
-    })),
-  )
-  return [
-    repo.insertPart(rows, { channel: birth?.channel ?? null, until: birth?.until ?? null }, onlyIf),
-  ]
+  if (!birth) return [repo.insertPart(rows, { until: null }, onlyIf)]
+  // The worker gets the mails' content from here, once their commit is done: never read back.
+  const take = (written: string[]) =>
+    birth.take(
+      rows
+        .filter((r) => written.includes(r.id))
+        .map((r) => ({
+          id: r.id,
+          to: r.to_address,
+          subject: r.subject,
+          text: r.text_body,
+          html: r.html_body,
+        })),
+    )
+  return [repo.insertPart(rows, { until: birth.until, take }, onlyIf)]
 }
 
 export function listEmails(db: Executor, filter: { to?: string | undefined; limit: number }) {

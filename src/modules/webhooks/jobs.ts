@@ -5,9 +5,7 @@
 // attempt. Retries follow the configured schedule with jitter (Retry-After on 429/503 when
 // longer, see retry.ts) up to the delivery's max_attempts (5, one more per manual retry); 410
 // or 24 h of failures disables the endpoint (record.ts).
-import { randomBytes } from 'node:crypto'
 import type { Deps } from '../../deps.ts'
-import { listenForBirths } from '../../kit/handoff.ts'
 import { startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
 import { createEndpointWindows, type EndpointWindows } from './concurrency.ts'
@@ -15,7 +13,6 @@ import type { DeliveryBirthPlanner } from './handoff.ts'
 import { createRecorder, type Recorder, recordEndpointGone } from './record.ts'
 import {
   type BornDelivery,
-  bornDelivery,
   type ClaimedDelivery,
   DELIVERIES_CHANNEL,
   webhooksRepo as repo,
@@ -70,6 +67,7 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
   let starved = true
   let lastClaimAt = 0
   let gapTimer: NodeJS.Timeout | null = null
+  let stopped = false
 
   const hasRoom = (endpointId: string) =>
     (sendsTo.get(endpointId) ?? 0) < windows.limitOf(endpointId)
@@ -101,18 +99,24 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     }
     if (queue && !queue.length) held.delete(endpointId)
   }
-  const takeBorn = (payload: string) => {
-    const delivery = bornDelivery(payload)
-    if (!leaseLeft(delivery)) return
+  const takeBorn = (delivery: BornDelivery) => {
+    if (stopped || !leaseLeft(delivery)) return
     if (hasRoom(delivery.endpoint_id)) return send(delivery, true)
     const queue = held.get(delivery.endpoint_id)
     if (queue) queue.push(delivery)
     else held.set(delivery.endpoint_id, [delivery])
     heldCount++
   }
+  // Handed over after the writer's commit (kit/after-commit.ts): nothing may throw back there.
+  const takeAllBorn = (deliveries: BornDelivery[]) => {
+    try {
+      for (const delivery of deliveries) takeBorn(delivery)
+    } catch (error) {
+      deps.log.error({ err: error }, 'born webhook deliveries not taken')
+    }
+  }
   // Births only while this worker keeps up (no backlog: its last claim found less than its
   // room) and has room beyond what its claims need; never to an endpoint whose window is full.
-  const bornChannel = `vitrine_born_${randomBytes(8).toString('hex')}`
   const planBirth: DeliveryBirthPlanner = (now) => {
     if (!starved || inFlight.size + heldCount > MAX_IN_FLIGHT - REFILL_AT) {
       unclaimedSignals++
@@ -120,8 +124,9 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     }
     const fullEndpoints = [...sendsTo.keys()].filter((endpointId) => !hasRoom(endpointId))
     if (fullEndpoints.length) unclaimedSignals++
-    return { channel: bornChannel, until: new Date(now.getTime() + leaseMs), fullEndpoints }
+    return { until: new Date(now.getTime() + leaseMs), fullEndpoints, take: takeAllBorn }
   }
+  const detachBirths = deps.deliveryHandoff.attach(planBirth)
 
   const poller = startPoller({
     name: 'webhooks.deliver',
@@ -171,39 +176,22 @@ export const startWebhookWorker: WorkerFactory = (deps) => {
     deps.log.warn({ err: error }, 'webhook wake-ups unavailable; polling only')
     return null
   })
-  // Born deliveries come on this worker's own channel (kit/handoff.ts).
-  const takeBornSafely = (payload: string) => {
-    try {
-      takeBorn(payload)
-    } catch (error) {
-      deps.log.error({ err: error }, 'born webhook delivery unreadable')
-    }
-  }
-  const bornListener = listenForBirths(deps.database, deps.deliveryHandoff, {
-    channel: bornChannel,
-    take: takeBornSafely,
-    plan: planBirth,
-  }).catch((error) => {
-    deps.log.warn({ err: error }, 'born webhook deliveries unavailable; all are claimed')
-    return null
-  })
   return {
     name: poller.name,
     kick: poller.kick,
-    /**
-     * One pass, resolved once its sends are recorded, with wake-ups armed by then; deliveries
-     * born before the call are in hand first (their notifications may still be on the way).
-     */
+    /** One pass, resolved once its sends (born ones too) are recorded, with wake-ups armed. */
     async runOnce() {
-      const [, born] = await Promise.all([wakeListener, bornListener])
-      await born?.sync().catch(() => {}) // lost: births stopped with it
+      await wakeListener
       const found = await poller.runOnce()
       await Promise.all([...inFlight])
       return found
     },
     async stop() {
-      // Born deliveries still held keep their lease until it runs out; a poll claims them then.
-      await Promise.all([(await wakeListener)?.close(), (await bornListener)?.close()])
+      // Deliveries born to it and committed from now on, or still held for their endpoint's
+      // window, keep their lease until it runs out; a poll claims them then.
+      detachBirths()
+      stopped = true
+      await (await wakeListener)?.close()
       await poller.stop()
       if (gapTimer) clearTimeout(gapTimer)
       await Promise.all(inFlight)

@@ -81,17 +81,10 @@ const eventInsert = fragmentTemplatePer(
 )
 
 /**
- * A notification carries at most 8,000 bytes: a delivery whose event data and URL take more
- * than this is written unclaimed (the sealed secrets and the rest of its JSON take under 1 kB).
- */
-const BORN_MAX_BYTES = 5_000
-
-/**
  * A pending delivery per active endpoint subscribed to each event of the part `event`. Born
- * claimed (handoff.ts) when `$3` (the lease) is given, its endpoint is not in `$4` (full) and
- * the event fits a notification: then its `RETURNING` hands the whole delivery (as
- * `ClaimedDelivery` JSON) to the worker's channel `$2`; otherwise it wakes every worker on
- * `$1` (PostgreSQL sends one such per channel and transaction, at commit).
+ * claimed (handoff.ts) when `$2` (the lease) is given and its endpoint is not in `$3` (full);
+ * otherwise it wakes every worker on `$1` (PostgreSQL sends one such per channel and
+ * transaction, at commit).
  */
 const QUEUE_DELIVERIES_SQL = `INSERT INTO webhook_deliveries AS d
     (id, event_id, endpoint_id, account_id, status, next_attempt_at, created_at, locked_until, attempts)
@@ -99,34 +92,42 @@ const QUEUE_DELIVERIES_SQL = `INSERT INTO webhook_deliveries AS d
     event.created_at, born.until, CASE WHEN born.until IS NULL THEN 0 ELSE 1 END
   FROM event
   JOIN webhook_endpoints e ON e.account_id = event.account_id AND event.type = ANY (e.events)
-  CROSS JOIN LATERAL (SELECT CASE WHEN e.id <> ALL ($4::uuid[])
-    AND pg_column_size(event.data) + octet_length(e.url) < ${BORN_MAX_BYTES}
-    THEN $3::timestamptz END AS until) born
+  CROSS JOIN LATERAL (SELECT CASE WHEN e.id <> ALL ($3::uuid[]) THEN $2::timestamptz END AS until) born
   WHERE e.is_active AND e.deleted_at IS NULL
-  RETURNING CASE WHEN d.locked_until IS NULL THEN pg_notify($1, '')
-    ELSE pg_notify($2::text, (SELECT json_build_object('id', d.id, 'attempts', d.attempts,
-      'max_attempts', d.max_attempts, 'endpoint_id', d.endpoint_id, 'account_id', d.account_id,
-      'event_id', d.event_id, 'type', ev.type, 'data', ev.data,
-      'event_created_at', ev.created_at, 'url', ep.url, 'secret_sealed', ep.secret_sealed,
-      'previous_secret_sealed', ep.previous_secret_sealed,
-      'previous_secret_expires_at', ep.previous_secret_expires_at,
-      'is_active', ep.is_active, 'deleted_at', ep.deleted_at, 'locked_until', d.locked_until)::text
-      FROM event ev, webhook_endpoints ep WHERE ev.id = d.event_id AND ep.id = d.endpoint_id))
-  END`
+  RETURNING d.id, d.attempts, d.max_attempts, d.endpoint_id, d.account_id, d.event_id,
+    d.locked_until, CASE WHEN d.locked_until IS NULL THEN pg_notify($1, '') END AS woke`
+
+/**
+ * The deliveries the part `queued` wrote born, whole (as `ClaimedDelivery` JSON, null: none),
+ * read at the statement's end: everything their sends need, so nothing is read back.
+ */
+const BORN_DELIVERIES = `(SELECT json_agg(json_build_object('id', d.id, 'attempts', d.attempts,
+    'max_attempts', d.max_attempts, 'endpoint_id', d.endpoint_id, 'account_id', d.account_id,
+    'event_id', d.event_id, 'type', ev.type, 'data', ev.data,
+    'event_created_at', ev.created_at, 'url', ep.url, 'secret_sealed', ep.secret_sealed,
+    'previous_secret_sealed', ep.previous_secret_sealed,
+    'previous_secret_expires_at', ep.previous_secret_expires_at,
+    'is_active', ep.is_active, 'deleted_at', ep.deleted_at, 'locked_until', d.locked_until))
+  FROM "queued" d JOIN "event" ev ON ev.id = d.event_id
+  JOIN webhook_endpoints ep ON ep.id = d.endpoint_id
+  WHERE d.locked_until IS NOT NULL)`
 
 /** A delivery born claimed, with the end of its lease. */
 export type BornDelivery = ClaimedDelivery & { locked_until: Date }
 
-/** A born-claimed delivery as its notification carries it (JSON, dates as text). */
-export function bornDelivery(payload: string): BornDelivery {
-  const row = JSON.parse(payload)
+type DateColumns = 'event_created_at' | 'previous_secret_expires_at' | 'deleted_at' | 'locked_until'
+/** A born delivery as JSON carries it: its dates as text. */
+type BornJson = Omit<BornDelivery, DateColumns> & { [C in DateColumns]: string | null }
+
+/** A born-claimed delivery as its statement hands it over. */
+function bornDelivery(row: BornJson): BornDelivery {
   const date = (text: string | null) => (text === null ? null : new Date(text))
   return {
     ...row,
-    event_created_at: new Date(row.event_created_at),
+    event_created_at: new Date(row.event_created_at!),
     previous_secret_expires_at: date(row.previous_secret_expires_at),
     deleted_at: date(row.deleted_at),
-    locked_until: new Date(row.locked_until),
+    locked_until: new Date(row.locked_until!),
   }
 }
 
@@ -269,13 +270,14 @@ export const webhooksRepo = {
         name: 'queued',
         query: {
           sql: QUEUE_DELIVERIES_SQL,
-          parameters: [
-            DELIVERIES_CHANNEL,
-            birth?.channel ?? null,
-            birth?.until ?? null,
-            birth?.fullEndpoints ?? [],
-          ],
+          parameters: [DELIVERIES_CHANNEL, birth?.until ?? null, birth?.fullEndpoints ?? []],
         },
+        ...(birth && {
+          onCommit: {
+            value: BORN_DELIVERIES,
+            take: (born) => born && birth.take((born as BornJson[]).map(bornDelivery)),
+          },
+        }),
       },
     ]
   },

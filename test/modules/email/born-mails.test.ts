@@ -1,8 +1,8 @@
 // Mails born claimed (email/handoff.ts): written already leased to the e-mail worker of the
-// process that wrote them, their content kept in its memory, and sent when their commit is
-// announced on the worker's channel — with no claim. Polls are a minute apart here, so within a
-// test only that announcement (or a requested pass) brings a mail to the worker. Whether a
-// claim touched a row is read off its xmin: a claim is an UPDATE.
+// process that wrote them, and handed to it with their content once their transaction has
+// committed — sent with no claim. Polls are a minute apart here, so within a test only that
+// hand-off (or a requested pass) brings a mail to the worker. Whether a claim touched a row is
+// read off its xmin: a claim is an UPDATE.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTx } from '../../../src/kit/db.ts'
@@ -22,8 +22,6 @@ beforeAll(async () => {
     return 'accept'
   })
   svc = await startTestService({ WORKER_POLL_MS: '1m', SMTP_URL: sink.url })
-  // A requested pass waits for the worker's channel: births begin once it listens.
-  await svc.workers!.runOnce('email.send')
 })
 afterAll(async () => {
   await svc?.stop()
@@ -65,11 +63,20 @@ async function rowOf(dedupeKey: string) {
 }
 
 describe(`mails born claimed (${engine})`, () => {
-  it('is written leased and sent as its commit is announced, never claimed', async () => {
+  it('is written leased and sent once its commit is done, never claimed', async () => {
     let release!: (answer: SinkAnswer) => void
     holds.set('Nascido', new Promise((resolve) => (release = resolve)))
     try {
-      const xid = await queue([mail('Nascido')])
+      const xid = await withTx(svc.deps.db, async (tx) => {
+        await queueEmails(tx, svc.deps, [mail('Nascido')])
+        // Written, not yet committed: nothing is handed over, so nothing goes out.
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        expect(sink.connections()).toBe(0)
+        const { rows } = await sql<{
+          xid: string
+        }>`SELECT (txid_current() % 4294967296)::text AS xid`.execute(tx)
+        return rows[0]!.xid
+      })
       // On its way to SMTP with no pass run: only the hand-off could have brought it.
       await eventually(async () => sink.connections() > 0, 5_000)
       await new Promise((resolve) => setTimeout(resolve, 100))
@@ -113,14 +120,10 @@ describe(`mails born claimed (${engine})`, () => {
   })
 
   it('a mail born to a process that died is sent by a pass once its lease runs out', async () => {
-    // Written as a process would whose worker died right after the commit: its channel is
-    // heard by no one.
+    // Written as a process would whose worker died right after the commit: the hand-off
+    // reaches no one.
     const dead = createMailHandoff()
-    dead.attach((now) => ({
-      channel: 'vitrine_mail_dead_process',
-      until: new Date(now.getTime() + EMAIL_LEASE_MS),
-      hold: () => {},
-    }))
+    dead.attach((now) => ({ until: new Date(now.getTime() + EMAIL_LEASE_MS), take: () => {} }))
     const xid = await queue([mail('Orfao')], { clock: svc.deps.clock, mailHandoff: dead })
     expect(await rowOf('Orfao')).toMatchObject({ attempts: 1, leased: true, xmin: xid })
     await svc.workers!.runOnce('email.send')
