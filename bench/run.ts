@@ -347,7 +347,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
       [
         'service CPU per purchase',
         `${fmt(r.serviceCpuPerPurchaseMs, 2)} ms`,
-        `user + system (${fmt(r.serviceSystemCpuPerPurchaseMs, 2)} ms) of the service process ÷ purchases, after ${r.warmUpSeconds} s of warm-up (whose own: ${fmt(r.warmUpCpuPerPurchaseMs, 2)} ms)`,
+        `user + system (${fmt(r.serviceSystemCpuPerPurchaseMs, 2)} ms) of the service process ÷ purchases, after ${r.warmUpSeconds} s of warm-up (whose own: ${fmt(r.warmUpCpuPerPurchaseMs, 2)} ms); event loop busy ${fmt(100 * r.serviceLoopBusy, 0)} % of the window; ${fmt(r.serviceSwitchesPerPurchase, 1)} context switches a purchase (${fmt(r.servicePreemptionsPerPurchase, 1)} preempted)`,
         `≤ 5 ms: ${mark(r.serviceCpuPerPurchaseMs <= 5)}`,
       ],
       [
@@ -491,6 +491,9 @@ function launchJson(l: NonNullable<typeof launch>) {
     walSyncsPerPurchase: r.walSyncsPerPurchase,
     serviceCpuPerPurchaseMs: r.serviceCpuPerPurchaseMs,
     serviceSystemCpuPerPurchaseMs: r.serviceSystemCpuPerPurchaseMs,
+    serviceLoopBusy: r.serviceLoopBusy,
+    serviceSwitchesPerPurchase: r.serviceSwitchesPerPurchase,
+    servicePreemptionsPerPurchase: r.servicePreemptionsPerPurchase,
     warmUpSeconds: r.warmUpSeconds,
     warmUpCpuPerPurchaseMs: r.warmUpCpuPerPurchaseMs,
     rssPeakMiB: r.rssPeakMiB,

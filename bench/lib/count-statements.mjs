@@ -1,8 +1,8 @@
 // Loaded into the benched service process (node --import): counts the SQL statements its pg
 // clients send, one per round trip (BEGIN/COMMIT included; kit/db.ts sends a transaction's
 // BEGIN with its first statement: one round trip, counted once), and answers the bench's IPC
-// questions with them, the process's CPU time and its RSS. Bench-only; the service itself
-// knows nothing of it.
+// questions with them, the process's CPU time, its event loop's busy time, its context switches
+// and its RSS. Bench-only; the service itself knows nothing of it.
 import pg from 'pg'
 
 let statements = 0
@@ -32,10 +32,16 @@ process.on('message', (message) => {
   const cpu = process.cpuUsage()
   const rss = process.memoryUsage.rss()
   rssPeak = Math.max(rssPeak, rss)
+  const usage = process.resourceUsage()
+  const loop = performance.eventLoopUtilization()
   process.send?.({
     statements,
     cpuMicros: cpu.user + cpu.system,
     systemMicros: cpu.system,
+    loopActiveMs: loop.active,
+    loopIdleMs: loop.idle,
+    switches: usage.voluntaryContextSwitches + usage.involuntaryContextSwitches,
+    preemptions: usage.involuntaryContextSwitches,
     rss,
     rssPeak,
     texts: texts && Object.fromEntries(texts),

@@ -16,6 +16,12 @@ export interface ServiceStats {
   cpuMicros: number
   /** The kernel's share of cpuMicros (socket reads and writes, mostly). */
   systemMicros: number
+  /** The event loop's time running callbacks and waiting for I/O (performance.eventLoopUtilization). */
+  loopActiveMs: number
+  loopIdleMs: number
+  /** The process's context switches, and of them those it did not ask for (preempted). */
+  switches: number
+  preemptions: number
   rss: number
   rssPeak: number
   /** Statements by text, with BENCH_STATEMENT_TEXTS=1. */

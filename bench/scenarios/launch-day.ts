@@ -70,6 +70,11 @@ export interface LaunchDayResult {
   serviceCpuPerPurchaseMs: number
   /** Of it, system time (the kernel's: socket writes and reads). */
   serviceSystemCpuPerPurchaseMs: number
+  /** The share of the window the (API) process's event loop was busy (not waiting for I/O). */
+  serviceLoopBusy: number
+  /** The service's context switches per purchase, and of them preemptions. */
+  serviceSwitchesPerPurchase: number
+  servicePreemptionsPerPurchase: number
   /** The warm-up's own service CPU per purchase (V8 still compiling the hot code). */
   warmUpCpuPerPurchaseMs: number
   warmUpSeconds: number
@@ -354,6 +359,14 @@ export async function launchDay(opts: {
       serviceSystemCpuPerPurchaseMs: per(
         (statsAfter.systemMicros - statsBefore.systemMicros) / 1000,
       ),
+      serviceLoopBusy:
+        (statsAfter.loopActiveMs - statsBefore.loopActiveMs) /
+        (statsAfter.loopActiveMs -
+          statsBefore.loopActiveMs +
+          statsAfter.loopIdleMs -
+          statsBefore.loopIdleMs),
+      serviceSwitchesPerPurchase: per(statsAfter.switches - statsBefore.switches),
+      servicePreemptionsPerPurchase: per(statsAfter.preemptions - statsBefore.preemptions),
       warmUpCpuPerPurchaseMs,
       warmUpSeconds: opts.warmUpSeconds,
       openChecksPerPaidOrder,
