@@ -19,12 +19,12 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
-import { startSmtpSink } from '../test/setup/smtp-sink.ts'
 import { type Counts, functionCounts, perUnitCounts } from './lib/callgrind-functions.ts'
 import { createServerDatabase, SERVER_URL } from './lib/databases.ts'
 import { request } from './lib/http.ts'
 import { benchCreator, pixBuyer } from './lib/service.ts'
 import { startServiceProcess } from './lib/service-process.ts'
+import { startBenchSmtpSink } from './lib/smtp-sink.ts'
 
 const OUT_DIR = process.env.CALLGRIND_DIR ?? '/tmp/vitrine-callgrind/out'
 // Fewer than the launch bench's 16: under valgrind, 8 at once already pile up past the sandbox
@@ -110,7 +110,7 @@ async function startReceiver() {
 
 /** Instructions of `count` purchases, each run by a service started for it on a fresh database. */
 async function purchasesRun(count: number) {
-  const smtp = await startSmtpSink()
+  const smtp = await startBenchSmtpSink()
   const receiver = await startReceiver()
   let name = ''
   const instructions = await instructionsOf(

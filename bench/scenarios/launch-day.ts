@@ -12,7 +12,6 @@ import { randomBytes, randomInt } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import pg from 'pg'
-import { startSmtpSink } from '../../test/setup/smtp-sink.ts'
 import { SERVER_URL } from '../lib/databases.ts'
 import { request } from '../lib/http.ts'
 import { Latency } from '../lib/latency.ts'
@@ -26,6 +25,7 @@ import {
 } from '../lib/pg-cpu.ts'
 import { benchCreator, pixBuyer } from '../lib/service.ts'
 import { startServiceProcess } from '../lib/service-process.ts'
+import { startBenchSmtpSink } from '../lib/smtp-sink.ts'
 
 const PRICE_CENTS = 9790
 /**
@@ -174,7 +174,7 @@ export async function launchDay(opts: {
 }): Promise<LaunchDayResult> {
   // Mail goes out over real SMTP, as in production (a sink in this process accepts it), so the
   // mailer's CPU counts in the service's and the e-mail delay is queued → accepted by SMTP.
-  const smtp = await startSmtpSink()
+  const smtp = await startBenchSmtpSink()
   const svc = await startServiceProcess({ SMTP_URL: smtp.url }, { split: opts.split ?? false })
   const receiver = await startReceiver()
   const url = svc.url
