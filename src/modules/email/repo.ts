@@ -21,28 +21,29 @@ type MailRow = Required<Pick<Insertable<DB['emails']>, (typeof MAIL_COLUMNS)[num
 /** Mail rows as one array per column, in MAIL_COLUMNS' order. */
 type MailColumns = { [C in keyof MailRow]: MailRow[C][] }
 
-/** Born claimed (handoff.ts): leased until `until` (null: unclaimed). */
-type Born = { until: Date | null }
+/** Born claimed (handoff.ts): leased until `until`; the ids written go to `take` at commit. */
+type Born = { until: Date; take: (ids: string[]) => void }
 
 /**
  * The mail insert for one condition (kit/template.ts). The rows come as arrays: one text for any
  * number of them. A born mail is written leased (`attempts = 1`, as a claim leaves it). It
  * returns the ids written: a mail the dedupe key refused returns none.
  */
-const mailInsert = fragmentTemplatePer((q, v: MailColumns & Born, onlyIf: RawBuilder<boolean>) =>
-  q
-    .insertInto('emails')
-    .columns([...MAIL_COLUMNS, 'locked_until', 'attempts'])
-    .expression(
-      sql`SELECT m.*, ${v.until}::timestamptz,
+const mailInsert = fragmentTemplatePer(
+  (q, v: MailColumns & { until: Date | null }, onlyIf: RawBuilder<boolean>) =>
+    q
+      .insertInto('emails')
+      .columns([...MAIL_COLUMNS, 'locked_until', 'attempts'])
+      .expression(
+        sql`SELECT m.*, ${v.until}::timestamptz,
           CASE WHEN ${v.until}::timestamptz IS NULL THEN 0 ELSE 1 END
         FROM unnest(${v.id}::uuid[], ${v.dedupe_key}::text[], ${v.to_address}::text[],
           ${v.subject}::text[], ${v.text_body}::text[], ${v.html_body}::text[], ${v.status}::text[],
           ${v.next_attempt_at}::timestamptz[], ${v.created_at}::timestamptz[]) AS m
         WHERE ${onlyIf}`,
-    )
-    .onConflict((oc) => oc.column('dedupe_key').doNothing())
-    .returning('id'),
+      )
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .returning('id'),
 )
 
 /** The ids a statement's mail part wrote, as JSON (null: none), read at its end. */
@@ -52,23 +53,19 @@ export const emailRepo = {
   /**
    * New mails, as a part of a statement (kit/statement.ts); with `onlyIf`, only when that holds
    * there. A taken dedupe key writes nothing: one delivery e-mail per order, whatever retries.
-   * Born ones (`until` set) are leased, and the ids written go to `take` at commit.
+   * Born ones (`born`, else null: unclaimed) are leased, and the ids written go to its `take`
+   * at commit.
    */
-  insertPart(
-    rows: MailRow[],
-    born: Born & { take?: (ids: string[]) => void },
-    onlyIf: RawBuilder<boolean> = ALWAYS,
-  ): Part {
+  insertPart(rows: MailRow[], born: Born | null, onlyIf: RawBuilder<boolean> = ALWAYS): Part {
     const column = <C extends keyof MailRow>(c: C) => rows.map((row) => row[c])
-    const take = born.take
     return {
       name: 'mail',
       // Born mails go to the worker at commit, those the insert wrote only.
-      ...(take && {
-        onCommit: { value: WRITTEN_IDS, take: (ids) => take((ids as string[] | null) ?? []) },
+      ...(born && {
+        onCommit: { value: WRITTEN_IDS, take: (ids) => born.take((ids as string[] | null) ?? []) },
       }),
       query: mailInsert(onlyIf)({
-        until: born.until,
+        until: born?.until ?? null,
         id: column('id'),
         dedupe_key: column('dedupe_key'),
         to_address: column('to_address'),

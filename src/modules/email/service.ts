@@ -46,7 +46,7 @@ export function mailParts(ctx: MailCtx, mails: QueuedMail[], onlyIf?: RawBuilder
     created_at: now,
   }))
   const birth = ctx.mailHandoff.birth(now)
-  if (!birth) return [repo.insertPart(rows, { until: null }, onlyIf)]
+  if (!birth) return [repo.insertPart(rows, null, onlyIf)]
   // The worker gets the mails' content from here, once their commit is done: never read back.
   const take = (written: string[]) =>
     birth.take(
