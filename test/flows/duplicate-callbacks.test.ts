@@ -153,4 +153,19 @@ describe(`duplicate and concurrent callbacks have one effect (${engine})`, () =>
     const status = await svc.api('GET', `/api/orders/${created.body.order_id}/status`)
     expect(status.body.status).toBe('pending')
   })
+
+  it('a notification recorded once is a duplicate ever after, even when it now reads paid in full', async () => {
+    const creator = await signupCreator(svc.api)
+    const product = await createProduct(svc.api, await creator.key(['write:products']))
+    const created = (await checkout(svc.api, product.id)).body
+    const first = await paidNotification('evt_read_again', created, 100)()
+    expect((await first.json()).outcome).toBe('amount_mismatch')
+    // The same notification id, its charge now read back at the order's amount.
+    const again = await paidNotification('evt_read_again', created)()
+    expect(again.status).toBe(200)
+    expect((await again.json()).outcome).toBe('duplicate')
+    const status = await svc.api('GET', `/api/orders/${created.order_id}/status`)
+    expect(status.body.status).toBe('pending')
+    expect(await countRows('payment_callbacks', ['gateway_event_id', 'evt_read_again'])).toBe(1)
+  })
 })

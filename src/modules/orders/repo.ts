@@ -138,7 +138,7 @@ export type PaidOrder = Pick<OrderRow, (typeof PAID_ORDER_COLUMNS)[number]>
  * setting and its owner's address: a join, not a lock; only the order row is locked), the plan
  * sold, and whether the order has shares pending (the sale posting skips reading them when not).
  */
-const markPaidQuery = (q: Kysely<DB>, v: { id: string; paidAt: Date }) =>
+const markPaidQuery = (q: Kysely<DB>, v: { id: string | RawBuilder<string>; paidAt: Date }) =>
   q
     .updateTable('orders')
     .from('accounts')
@@ -185,12 +185,26 @@ const markPaidQuery = (q: Kysely<DB>, v: { id: string; paidAt: Date }) =>
           .as('has_pending_shares'),
       ]
     })
-type Paid = InferResult<ReturnType<typeof markPaidQuery>>[number]
+export type Paid = InferResult<ReturnType<typeof markPaidQuery>>[number]
 
 /** markPaid's statement per condition (kit/template.ts). */
 const paidUpdate = fragmentTemplatePer(
   (q, v: { id: string; paidAt: Date }, onlyIf: RawBuilder<boolean>) =>
     markPaidQuery(q, v).where(onlyIf),
+)
+
+/**
+ * Which order a mark-paid part marks, named by the statement's earlier parts (an SQL expression
+ * over them, without parameters), and on what condition.
+ */
+export interface PaidTarget {
+  order: RawBuilder<string>
+  onlyIf: RawBuilder<boolean>
+}
+
+/** markPaid's update as a part, per target (module constants, kit/template.ts). */
+const paidUpdateOf = fragmentTemplatePer((q, v: { paidAt: Date }, target: PaidTarget) =>
+  markPaidQuery(q, { id: target.order, paidAt: v.paidAt }).where(target.onlyIf),
 )
 
 export const ordersRepo = {
@@ -267,6 +281,11 @@ export const ordersRepo = {
       ? await writeParts<Paid>(db, recorded.parts, query)
       : await runFragment<Paid>(db, query)
     return paid
+  },
+
+  /** markPaid as a part named `paid` (kit/statement.ts): its RETURNING is the paid order's. */
+  markPaidPart(target: PaidTarget, paidAt: Date): Part {
+    return { name: 'paid', query: paidUpdateOf(target)({ paidAt }) }
   },
 
   async existsForProduct(db: Executor, productId: string) {

@@ -7,10 +7,10 @@ import { iso } from '../../kit/http/schemas.ts'
 import { toBrl } from '../../kit/money.ts'
 import type { Part } from '../../kit/statement.ts'
 import { type PlanWithProduct, planFromJson } from '../catalog/service.ts'
-import { type PaidOrder, ordersRepo as repo } from './repo.ts'
+import { type Paid, type PaidOrder, type PaidTarget, ordersRepo as repo } from './repo.ts'
 import type { OrderListQuery, OrderOut } from './schema.ts'
 
-export type { PaidOrder }
+export type { Paid, PaidOrder, PaidTarget }
 
 type OrderRow = Selectable<DB['orders']>
 
@@ -56,6 +56,16 @@ export interface SaleNotice {
   name: string
 }
 
+/** An order marked paid, with what its effects need (read by the statement that marked it). */
+export interface MarkedPaid {
+  order: PaidOrder
+  /** Whom to notify of the sale: null when the account turned it off. */
+  notify: SaleNotice | null
+  hasShares: boolean
+  /** The plan sold with its product's name and delivery link. */
+  plan: PlanWithProduct | null
+}
+
 /**
  * pending → paid, once: a second call (duplicate callback) gets null and does nothing. Also
  * returns whom to notify of the sale (null when the account turned it off) and the plan sold
@@ -67,14 +77,19 @@ export async function markPaid(
   paidAt: Date,
   /** The caller's writes that go in the same statement; the order is marked only if `onlyIf`. */
   recorded?: { parts: Part[]; onlyIf: RawBuilder<boolean> },
-): Promise<{
-  order: PaidOrder
-  notify: SaleNotice | null
-  hasShares: boolean
-  plan: PlanWithProduct | null
-} | null> {
+): Promise<MarkedPaid | null> {
   const row = await repo.markPaid(tx, orderId, paidAt, recorded)
-  if (!row) return null
+  return row ? markedPaid(row) : null
+}
+
+/**
+ * markPaid as a part named `paid` of the caller's statement (kit/statement.ts), the order and
+ * its condition named by the caller's earlier parts; `markedPaid` reads the row it returns.
+ */
+export const markPaidPart = (target: PaidTarget, paidAt: Date) => repo.markPaidPart(target, paidAt)
+
+/** What markPaid returns, from the row its statement returned. */
+export function markedPaid(row: Paid): MarkedPaid {
   const { sale_notifications, owner_email, owner_name, has_pending_shares, plan, ...order } = row
   const notify =
     sale_notifications && owner_email ? { email: owner_email, name: owner_name ?? '' } : null

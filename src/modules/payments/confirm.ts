@@ -8,7 +8,7 @@ import { memberLinkUrl } from '../accounts/member-links.ts'
 import { mailParts, type QueuedMail } from '../email/service.ts'
 import { deliveryEmail, saleNotificationEmail } from '../email/templates.ts'
 import { postSale } from '../ledger/sales.ts'
-import { markPaid } from '../orders/service.ts'
+import { type MarkedPaid, markPaid } from '../orders/service.ts'
 import { subscriptionPaid } from '../subscriptions/service.ts'
 import { emitEvents } from '../webhooks/service.ts'
 import { settleCheckPart } from './checks.ts'
@@ -28,6 +28,12 @@ export async function confirmPayment(
   const paidAt = ctx.clock.now()
   const paid = await markPaid(tx, orderId, paidAt, recorded)
   if (!paid) return false
+  await paidOrderEffects(tx, ctx, paid, paidAt)
+  return true
+}
+
+/** Everything an order just marked paid brings, in the transaction that marked it. */
+export async function paidOrderEffects(tx: Tx, ctx: Ctx, paid: MarkedPaid, paidAt: Date) {
   const { order, hasShares, plan } = paid
   const paidEvent = {
     type: 'order.paid' as const,
@@ -73,15 +79,10 @@ export async function confirmPayment(
     ...mailParts(ctx, saleMails(ctx, paid, renewed)),
     settleCheckPart(ctx, order.id, 'order paid'),
   ])
-  return true
 }
 
 /** The buyer's delivery mail and, unless the account turned it off, the owner's sale notice. */
-function saleMails(
-  ctx: Ctx,
-  { order, plan, notify }: NonNullable<Awaited<ReturnType<typeof markPaid>>>,
-  renewed: boolean,
-): QueuedMail[] {
+function saleMails(ctx: Ctx, { order, plan, notify }: MarkedPaid, renewed: boolean): QueuedMail[] {
   const productName = plan?.product_name ?? 'seu produto'
   const mails: QueuedMail[] = [
     {

@@ -109,6 +109,42 @@ const callback = {
   select: { sql: 'SELECT id FROM inbox', parameters: [] } satisfies Fragment,
 }
 
+/**
+ * A `paid` callback's happy path in one statement (paid-at-once.ts): the charge locked only when
+ * it is the gateway's, its order pending at the amount the gateway holds and the notification
+ * new (`locked`, read by the later parts); the order marked paid by them (the orders module's
+ * part, `paid`); then the inbox row and the charge's status, only beside a paid order.
+ */
+const paidAtOnce = {
+  locked: fragmentTemplate(
+    (_, v: { gateway: string; gatewayChargeId: string; amountCents: number; eventId: string }) =>
+      sql`SELECT c.id, c.order_id FROM charges c JOIN orders o ON o.id = c.order_id
+        WHERE c.gateway = ${v.gateway} AND c.gateway_charge_id = ${v.gatewayChargeId}
+          AND c.amount_cents = ${v.amountCents} AND o.amount_cents = ${v.amountCents}
+          AND o.status = 'pending'
+          AND NOT EXISTS (SELECT 1 FROM payment_callbacks pc
+            WHERE pc.gateway = ${v.gateway} AND pc.gateway_event_id = ${v.eventId})
+        FOR UPDATE OF c`,
+  ),
+  inbox: fragmentTemplate(
+    (_, v: CallbackRow) => sql`INSERT INTO payment_callbacks
+        (id, gateway, gateway_event_id, gateway_charge_id, action, outcome, payload, received_at)
+      SELECT ${v.id}::uuid, ${v.gateway}::text, ${v.gateway_event_id}::text,
+        ${v.gateway_charge_id}::text, ${v.action}::text, ${v.outcome}::text, ${v.payload}::jsonb,
+        ${v.received_at}::timestamptz
+      FROM paid
+      ON CONFLICT (gateway, gateway_event_id) DO NOTHING`,
+  ),
+  charge: {
+    sql: `UPDATE charges SET status = 'paid'
+      WHERE id = (SELECT id FROM locked) AND EXISTS (SELECT 1 FROM paid)`,
+    parameters: [],
+  } satisfies Fragment,
+}
+
+/** The order the `locked` part of paidAtOnce names (an expression over it, for the orders' part). */
+const lockedChargeOrder = sql<string>`(SELECT order_id FROM locked)`
+
 const chargeForUpdateWithOrder = template((q, v: { gateway: string; gatewayChargeId: string }) =>
   q
     .selectFrom('charges')
@@ -271,6 +307,25 @@ export const paymentsRepo = {
   },
 
   inboxIsNew,
+
+  /** paidAtOnce's parts before the order's (`locked`) and after it (`inbox`, `charge`). */
+  paidAtOnceParts(row: CallbackRow, amountCents: number): { before: Part[]; after: Part[] } {
+    const charge = {
+      gateway: row.gateway,
+      gatewayChargeId: row.gateway_charge_id,
+      amountCents,
+      eventId: row.gateway_event_id,
+    }
+    return {
+      before: [{ name: 'locked', query: paidAtOnce.locked(charge) }],
+      after: [
+        { name: 'inbox', query: paidAtOnce.inbox(row) },
+        { name: 'charge', query: paidAtOnce.charge },
+      ],
+    }
+  },
+
+  lockedChargeOrder,
 
   /** A new inbox row's outcome, corrected to what its callback turned out to do. */
   async setCallbackOutcome(db: Executor, id: string, outcome: CallbackOutcome) {

@@ -8,6 +8,7 @@ import { chargebackOrder } from './chargeback.ts'
 import { confirmPayment } from './confirm.ts'
 import { expireOrder, failOrder } from './expire.ts'
 import type { GatewayCharge, ParsedCallback } from './gateway.ts'
+import { payAtOnce } from './paid-at-once.ts'
 import { type CallbackOutcome, paymentsRepo as repo } from './repo.ts'
 
 /**
@@ -28,19 +29,28 @@ export async function applyCallback(
   lateReturned = true,
 ): Promise<CallbackOutcome> {
   const now = deps.clock.now()
-  const charge = await repo.findChargeForUpdateWithOrder(tx, gateway, callback.gatewayChargeId)
-  const outcome = await decide()
-  if (outcome === 'late_payment_to_return') return outcome
-  const inboxRow = {
+  const payload = JSON.stringify(callback.payload)
+  const inboxRowOf = (outcome: CallbackOutcome) => ({
     id: uuidv7(now.getTime()),
     gateway,
     gateway_event_id: callback.eventId,
     gateway_charge_id: callback.gatewayChargeId,
     action: callback.action,
     outcome,
-    payload: JSON.stringify(callback.payload),
+    payload,
     received_at: now,
+  })
+  // The usual case in one statement; whatever it does not pay takes the long way below.
+  if (
+    callback.action === 'paid' &&
+    (await payAtOnce(tx, deps, inboxRowOf('paid'), callback.amountCents))
+  ) {
+    return 'paid'
   }
+  const charge = await repo.findChargeForUpdateWithOrder(tx, gateway, callback.gatewayChargeId)
+  const outcome = await decide()
+  if (outcome === 'late_payment_to_return') return outcome
+  const inboxRow = inboxRowOf(outcome)
   if (outcome === 'paid') {
     // The inbox row and the charge's status go in the statement that marks the order paid,
     // which marks it only if the row was new (a repeated notification changes nothing).
