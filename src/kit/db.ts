@@ -89,6 +89,26 @@ const MAX_PREPARED = 2_000
 const preparedNames = new Map<string, string>()
 
 /**
+ * The start of a statement that ends its transaction (writeParts' `endsTransaction`): its COMMIT
+ * goes with it, in one round trip (kit/pg-prepared.ts), and withTx's COMMIT is answered at once;
+ * a transaction of that one statement sends no BEGIN or COMMIT at all. Nothing may run in the
+ * transaction after it (refused), and nothing after it may fail: a failure then finds the
+ * transaction committed, as a COMMIT whose answer was lost would. PGlite runs it as any other.
+ */
+export const ENDS_TRANSACTION = '/* ends its transaction */ '
+
+/** Where a PreparingClient's transaction stands. */
+type TxState =
+  /** No transaction. */
+  | 'none'
+  /** `begin` answered, nothing sent yet. */
+  | 'held'
+  /** BEGIN sent. */
+  | 'open'
+  /** Committed with its last statement; withTx's COMMIT is still to come. */
+  | 'ended'
+
+/**
  * A pg client that prepares each parameterized statement once per connection (a named
  * statement) instead of having PostgreSQL parse and plan its text on every run: the same few
  * dozen statements make every purchase. Statements without parameters (scripts, COMMIT) go as
@@ -96,42 +116,62 @@ const preparedNames = new Map<string, string>()
  * which cannot keep a connection's prepared statements: DATABASE_PREPARED_STATEMENTS=0 there.
  *
  * Kysely's `begin` is held back and sent with the transaction's first statement, in one round
- * trip (kit/pg-prepared.ts); a transaction that ends before any statement sends nothing.
+ * trip (kit/pg-prepared.ts); a transaction that ends before any statement sends nothing. A
+ * statement marked ENDS_TRANSACTION takes the COMMIT with it.
  */
 class PreparingClient extends pg.Client {
   private readonly parserOf: TypeParserOf = (oid) => this.getTypeParser(oid, 'text')
-  /** A `begin` answered but not sent yet. */
-  private beginHeld = false
+  private tx: TxState = 'none'
 
   // biome-ignore lint/suspicious/noExplicitAny: pg's overloads, passed through unchanged
   override query(config: any, values?: any, callback?: any): any {
-    if (this.beginHeld) return this.afterHeldBegin(config, values, callback)
+    if (this.tx === 'held') return this.afterHeldBegin(config, values, callback)
+    if (this.tx === 'ended') return this.afterEnded(config)
     if (config === 'begin' && !values?.length && !callback) {
-      this.beginHeld = true
+      this.tx = 'held'
       return Promise.resolve({ command: 'BEGIN', rowCount: null, rows: [] })
     }
+    if (config === 'commit' || config === 'rollback') this.tx = 'none'
     const name = this.nameOf(config, values)
-    if (name && !callback) return this.run(name, config, values, false)
+    if (name && !callback) {
+      const ends = this.tx === 'open' && endsTransaction(config)
+      return this.run(name, config, values, { opens: false, ends })
+    }
     if (name) return super.query({ name, text: config, values }, callback)
     return super.query(config, values, callback)
   }
 
   /** Drops a held `begin` of a transaction that never ran a statement (pool release). */
   forgetHeldBegin() {
-    this.beginHeld = false
+    this.tx = 'none'
   }
 
   private afterHeldBegin(config: unknown, values: unknown[] | undefined, callback: unknown) {
-    this.beginHeld = false
     if ((config === 'commit' || config === 'rollback') && !callback) {
+      this.tx = 'none'
       return Promise.resolve({ command: config.toUpperCase(), rowCount: null, rows: [] })
     }
     const name = this.nameOf(config, values)
+    if (name && !callback && endsTransaction(config)) {
+      // The transaction's one statement: it commits on its own, with no BEGIN or COMMIT.
+      return this.run(name, config as string, values!, { opens: false, ends: false, alone: true })
+    }
     if (name && !callback && this.parsed(name)) {
-      return this.run(name, config as string, values!, true)
+      this.tx = 'open'
+      return this.run(name, config as string, values!, { opens: true, ends: false })
     }
     // Anything else waits for a BEGIN of its own, as without holding.
+    this.tx = 'open'
     return super.query('BEGIN').then(() => this.query(config, values, callback))
+  }
+
+  /** After the statement that committed: withTx's COMMIT (or a ROLLBACK) is answered here. */
+  private afterEnded(config: unknown) {
+    if (config === 'commit' || config === 'rollback') {
+      this.tx = 'none'
+      return Promise.resolve({ command: 'COMMIT', rowCount: null, rows: [] })
+    }
+    return Promise.reject(new Error('a statement after the one that ended its transaction'))
   }
 
   private parsed(name: string): boolean {
@@ -151,12 +191,26 @@ class PreparingClient extends pg.Client {
     return name ?? null
   }
 
-  private run(name: string, text: string, values: unknown[], opensTransaction: boolean) {
-    const run = new PreparedRun(name, text, values, this.parserOf, opensTransaction)
+  private run(
+    name: string,
+    text: string,
+    values: unknown[],
+    how: { opens: boolean; ends: boolean; alone?: boolean },
+  ) {
+    const run = new PreparedRun(name, text, values, this.parserOf, how.opens, how.ends)
     super.query(run as unknown as pg.Submittable)
-    return run.promise
+    if (!how.ends && !how.alone) return run.promise
+    // Committed once it answered; a failed one left nothing (alone) or a failed transaction
+    // open for the ROLLBACK to come (with its COMMIT, which did not run).
+    return run.promise.then((result) => {
+      this.tx = 'ended'
+      return result
+    })
   }
 }
+
+const endsTransaction = (text: unknown) =>
+  typeof text === 'string' && text.startsWith(ENDS_TRANSACTION)
 
 /**
  * PGlite (embedded, in `dataDir` or in memory when dataDir is null) unless a

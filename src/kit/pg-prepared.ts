@@ -72,6 +72,8 @@ export class PreparedRun {
   private failure: unknown = null
   /** BEGIN's CommandComplete, which precedes the statement's own, is still to come. */
   private beginPending = false
+  /** The statement's own CommandComplete came: any later one is its COMMIT's. */
+  private completed = false
   private readonly result: RunResult = { command: null, rowCount: null, rows: [] }
   /** Listening for this statement's parameter types (its first description anywhere). */
   private unlisten: (() => void) | null = null
@@ -88,6 +90,12 @@ export class PreparedRun {
      * any ParseComplete as the running statement's, and BEGIN's comes first.
      */
     private readonly opensTransaction = false,
+    /**
+     * Sends the transaction's COMMIT after the statement, before the Sync that ends the run: one
+     * round trip for both. An error in the statement skips the COMMIT (the transaction stays
+     * open, failed, for the caller's ROLLBACK); an error in the COMMIT rejects the run.
+     */
+    private readonly closesTransaction = false,
   ) {
     this.promise = new Promise((resolve, reject) => {
       this.settle = { resolve, reject }
@@ -133,6 +141,11 @@ export class PreparedRun {
       connection.bind({ statement: this.name, values })
       if (describe) connection.describe({ type: 'S', name: this.name })
       connection.execute({})
+      if (this.closesTransaction) {
+        connection.parse({ text: 'COMMIT', name: '', types: [] })
+        connection.bind({ statement: '', values: [] })
+        connection.execute({})
+      }
       connection.sync()
     } finally {
       connection.stream.uncork?.()
@@ -184,6 +197,8 @@ export class PreparedRun {
       this.beginPending = false
       return
     }
+    if (this.completed) return // the COMMIT sent with the statement
+    this.completed = true
     // Described but no RowDescription came (PostgreSQL answered NoData): it returns no rows.
     if (!this.shape) this.shapes.set(this.name, NO_COLUMNS)
     const tag = COMMAND_TAG.exec(message.text)

@@ -8,7 +8,7 @@
 // committed (`onCommit`: the outbox rows it wrote born leased to this process's workers).
 import { CompiledQuery, type OperationNodeSource, type RawBuilder, sql } from 'kysely'
 import { afterCommit } from './after-commit.ts'
-import type { Executor } from './db.ts'
+import { ENDS_TRANSACTION, type Executor } from './db.ts'
 import { compiler, type Fragment } from './template.ts'
 
 export interface Part {
@@ -47,6 +47,7 @@ function compose(
   fragments: Fragment[],
   select: Fragment,
   values: string[],
+  prefix: string,
 ): string {
   let offset = 0
   const ctes = fragments.map((f, i) => {
@@ -55,11 +56,11 @@ function compose(
     return cte
   })
   const last = shifted(select.sql, offset)
-  if (!values.length) return `WITH ${ctes.join(', ')} ${last}`
+  if (!values.length) return `${prefix}WITH ${ctes.join(', ')} ${last}`
   // One row at least, whatever the caller's SELECT answers: its rows, marked, beside the values.
   // A LATERAL join runs as a nested loop over the one row, so the rows keep the SELECT's order.
   const columns = values.map((value, i) => `${value} AS "${handed(i)}"`)
-  return `WITH ${ctes.join(', ')} SELECT "$s".*, ${columns.join(', ')} FROM (SELECT 1) AS "$one"
+  return `${prefix}WITH ${ctes.join(', ')} SELECT "$s".*, ${columns.join(', ')} FROM (SELECT 1) AS "$one"
     LEFT JOIN LATERAL (SELECT *, true AS "${ROW}" FROM (${last}) AS "$select") AS "$s" ON true`
 }
 
@@ -79,9 +80,11 @@ function composedText(
   fragments: Fragment[],
   select: Fragment,
   values: string[],
+  prefix: string,
 ): string {
   let node = composedTexts
-  for (const key of [...fragments.flatMap((f, i) => [names[i]!, f.sql]), select.sql, ...values]) {
+  const keys = [prefix, ...fragments.flatMap((f, i) => [names[i]!, f.sql]), select.sql, ...values]
+  for (const key of keys) {
     let next = node.next.get(key)
     if (!next) {
       next = { next: new Map() }
@@ -89,26 +92,31 @@ function composedText(
     }
     node = next
   }
-  node.text ??= compose(names, fragments, select, values)
+  node.text ??= compose(names, fragments, select, values, prefix)
   return node.text
 }
 
 const SELECT_NOTHING: Fragment = { sql: 'SELECT 1', parameters: [] }
 
-/** The parts as one statement, whose answer is `select` (by default nothing worth reading). */
+/**
+ * The parts as one statement, whose answer is `select` (by default nothing worth reading);
+ * `endsTransaction`: marked its transaction's last (kit/db.ts ENDS_TRANSACTION).
+ */
 export function partsStatement(
   parts: Part[],
   select: OperationNodeSource | Fragment = SELECT_NOTHING,
+  endsTransaction = false,
 ): CompiledQuery {
   const names = parts.map((p) => p.name)
   if (new Set(names).size !== parts.length) throw new Error('statement parts need distinct names')
   const fragments = parts.map((p) => fragmentOf(p.query))
   const last = fragmentOf(select)
   const values = handedOver(parts).map((p) => p.onCommit.value)
+  const prefix = endsTransaction ? ENDS_TRANSACTION : ''
   const text =
     parts.every((p) => isFragment(p.query)) && isFragment(select)
-      ? composedText(names, fragments, last, values)
-      : compose(names, fragments, last, values)
+      ? composedText(names, fragments, last, values, prefix)
+      : compose(names, fragments, last, values, prefix)
   return CompiledQuery.raw(
     text,
     [...fragments, last].flatMap((f) => f.parameters),
@@ -118,14 +126,20 @@ export function partsStatement(
 const handedOver = (parts: Part[]) =>
   parts.filter((p): p is Part & Required<Pick<Part, 'onCommit'>> => p.onCommit !== undefined)
 
-/** Runs the parts as one statement; the rows of `select`. */
+/**
+ * Runs the parts as one statement; the rows of `select`. `endsTransaction`: the statement is its
+ * transaction's last, and commits it (kit/db.ts ENDS_TRANSACTION): nothing may run in the
+ * transaction after it, and nothing the caller does after it may fail.
+ */
 export async function writeParts<Row = never>(
   db: Executor,
   parts: Part[],
   select?: RawBuilder<Row> | Fragment,
+  { endsTransaction = false } = {},
 ): Promise<Row[]> {
   if (!parts.length) return []
-  const { rows } = await db.executeQuery<Row>(partsStatement(parts, select))
+  const statement = partsStatement(parts, select, endsTransaction && db.isTransaction)
+  const { rows } = await db.executeQuery<Row>(statement)
   const takers = handedOver(parts)
   if (!takers.length) return rows
   const marked = rows as Record<string, unknown>[]

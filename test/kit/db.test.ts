@@ -3,6 +3,7 @@ import { AbortedTransactionError, sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Executor, migrate, openDatabase, PLANNED_EACH_RUN, withTx } from '../../src/kit/db.ts'
+import { writeParts } from '../../src/kit/statement.ts'
 import { ledgerRepo } from '../../src/modules/ledger/repo.ts'
 import { paymentsRepo } from '../../src/modules/payments/repo.ts'
 import { subscriptionsRepo } from '../../src/modules/subscriptions/repo.ts'
@@ -292,6 +293,86 @@ describe(`database layer (${engine})`, () => {
           expect(await probe(testDb.database.db)).toEqual(expect.arrayContaining([10, 11, 15]))
           expect(await probe(testDb.database.db)).not.toEqual(expect.arrayContaining([12]))
           expect(await probe(testDb.database.db)).not.toEqual(expect.arrayContaining([13]))
+        } finally {
+          pg.Client.prototype.query = query
+          await one.close()
+        }
+      })
+
+    it("a statement marked its transaction's last commits or rolls back with it", async () => {
+      const { db } = testDb.database
+      const last = (tx: Executor, n: number) =>
+        writeParts(tx, [{ name: 'row', query: sql`INSERT INTO probe VALUES (${n})` }], undefined, {
+          endsTransaction: true,
+        })
+      await withTx(db, async (tx) => {
+        await insert(tx, 30)
+        await last(tx, 31)
+      })
+      await withTx(db, (tx) => last(tx, 32))
+      // It fails (a duplicate key): the statement before it goes too.
+      const failed = withTx(db, async (tx) => {
+        await insert(tx, 33)
+        await last(tx, 30)
+      })
+      await expect(failed).rejects.toThrow(/duplicate key/)
+      expect(await probe(db)).toEqual(expect.arrayContaining([30, 31, 32]))
+      expect(await probe(db)).not.toContain(33)
+    })
+
+    // PostgreSQL only: PGlite runs the marked statement as any other, its COMMIT after it.
+    if (engine === 'postgres')
+      it('sends the COMMIT with the statement marked last: committed as it answers', async () => {
+        const one = await openDatabase({ databaseUrl: testDb.url, poolSize: 1 })
+        let trips = 0
+        const query = pg.Client.prototype.query
+        pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+          trips++
+          return (query as (...a: unknown[]) => unknown).apply(this, args)
+        } as typeof query
+        const last = (tx: Executor, n: number) =>
+          writeParts(
+            tx,
+            [{ name: 'row', query: sql`INSERT INTO probe VALUES (${n})` }],
+            undefined,
+            {
+              endsTransaction: true,
+            },
+          )
+        try {
+          await insert(one.db, 40) // prepared on the connection: the next BEGIN goes with it
+          await withTx(one.db, (tx) => last(tx, 41)) // and the marked one
+          let seenMeanwhile: number[] = []
+          let atLast = 0
+          const before = trips
+          await withTx(one.db, async (tx) => {
+            await insert(tx, 42)
+            await last(tx, 43)
+            atLast = trips - before
+            // Another connection sees both before this transaction's function returns.
+            seenMeanwhile = await probe(testDb.database.db)
+          })
+          expect(atLast).toBe(2) // BEGIN + insert; the marked one + COMMIT
+          expect(trips - before).toBe(3) // and the probe: no COMMIT of its own after
+          expect(seenMeanwhile).toEqual(expect.arrayContaining([42, 43]))
+          // Alone in its transaction: one round trip, no BEGIN nor COMMIT.
+          const alone = trips
+          await withTx(one.db, (tx) => last(tx, 44))
+          expect(trips - alone).toBe(1)
+          // Nothing runs in the transaction after it.
+          const after = withTx(one.db, async (tx) => {
+            await insert(tx, 45)
+            await last(tx, 46)
+            await insert(tx, 47)
+          })
+          await expect(after).rejects.toThrow(/after the one that ended its transaction/)
+          expect(await probe(testDb.database.db)).toEqual(
+            expect.arrayContaining([41, 42, 43, 44, 45, 46]),
+          )
+          expect(await probe(testDb.database.db)).not.toContain(47)
+          // The connection is whole again: a plain transaction commits as ever.
+          await withTx(one.db, (tx) => insert(tx, 48))
+          expect(await probe(testDb.database.db)).toContain(48)
         } finally {
           pg.Client.prototype.query = query
           await one.close()

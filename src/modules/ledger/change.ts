@@ -189,6 +189,11 @@ export class MoneyChange {
     check?: (available: Map<string, number>) => void,
     /** The caller's writes that go in the posting's statement (kit/statement.ts). */
     alongside: Part[] = [],
+    /**
+     * The caller runs nothing more in the transaction: the posting's statement commits it when
+     * it is the change's last (no holder's counters follow it; kit/statement.ts writeParts).
+     */
+    { endsTransaction = false } = {},
   ): Promise<string> {
     const tx = this.tx
     const entries = this.netLines()
@@ -229,7 +234,8 @@ export class MoneyChange {
         counters: this.creators.get(accountId) ?? NO_CREATOR,
       })),
     )
-    const posted = await repo.insertPostingWithEntries(
+    const holdersAfter = this.holders.affiliate.size + this.holders.coproducer.size > 0
+    await repo.insertPostingWithEntries(
       tx,
       {
         id,
@@ -248,8 +254,8 @@ export class MoneyChange {
       })),
       slot,
       slots ? [slots, ...alongside] : alongside,
+      endsTransaction && !holdersAfter,
     )
-    if (!posted) throw new Error(`ledger: ${ref.kind} was already posted for this fact`)
     for (const [userId, d] of this.holders.affiliate) {
       await repo.addCounters(tx, 'affiliate_balances', userId, slot, d)
     }

@@ -112,7 +112,15 @@ const insertEntries = fragmentTemplate(
       ${v.amounts}::int8[]) AS e (book, holder_id, account_id, amount_cents)`,
 )
 
-const POSTED: Fragment = { sql: 'SELECT count(*)::int AS posted FROM posting', parameters: [] }
+/** What a posting's statement fails with when its fact was posted already. */
+export const ALREADY_POSTED = 'ledger: this fact was posted already'
+
+/** The statement fails, rolling everything back, when its posting wrote nothing (a repeat). */
+const POSTED: Fragment = {
+  sql: `SELECT CASE WHEN count(*) = 0 THEN refuse('${ALREADY_POSTED}') ELSE count(*)::int END AS posted
+    FROM posting`,
+  parameters: [],
+}
 
 export const ledgerRepo = {
   /**
@@ -247,8 +255,10 @@ export const ledgerRepo = {
     entries: EntryLine[],
     slot: number,
     alongside: Part[] = [],
-  ): Promise<boolean> {
-    const [result] = await writeParts<{ posted: number }>(
+    /** The statement ends its transaction (kit/statement.ts writeParts). */
+    endsTransaction = false,
+  ): Promise<void> {
+    await writeParts<{ posted: number }>(
       db,
       [
         ...alongside,
@@ -266,8 +276,8 @@ export const ledgerRepo = {
         },
       ],
       POSTED,
+      { endsTransaction },
     )
-    return result!.posted > 0
   },
 
   /** An order's shares, as a part of a statement (kit/statement.ts). */

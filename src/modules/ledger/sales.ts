@@ -91,6 +91,8 @@ export async function postSale(
   hasShares = true,
   /** The caller's writes that go in the posting's statement (kit/statement.ts). */
   alongside: Part[] = [],
+  /** The caller runs nothing more in the transaction (ledger/change.ts commit). */
+  { endsTransaction = false } = {},
 ): Promise<void> {
   const pending = hasShares ? await repo.sharesOfOrder(tx, order.id, 'pending') : []
   // One slot of each holder and of the creator: a launch's sales rarely wait on each other.
@@ -115,13 +117,15 @@ export async function postSale(
     }
   }
   await rebalanceAll(tx, change, shares)
+  const commission = shares.find((s) => s.kind === 'commission')
   await change.commit(
     ctx,
     { kind: 'sale', accountId: order.account_id, orderId: order.id },
     undefined,
     alongside,
+    // The affiliate's event follows it.
+    { endsTransaction: endsTransaction && !commission },
   )
-  const commission = shares.find((s) => s.kind === 'commission')
   if (commission) {
     await emitEvent(tx, ctx, {
       accountId: order.account_id,

@@ -36,11 +36,15 @@ async function applyReading(deps: Deps, reading: CallbackReading): Promise<strin
   }
   const { callback } = reading
   const name = deps.gateway.name
-  const outcome = await withTx(deps.db, (tx) => applyCallback(tx, deps, name, callback, false))
+  const apply = (lateReturned: boolean) =>
+    withTx(deps.db, (tx) =>
+      applyCallback(tx, deps, name, callback, { lateReturned, endsTransaction: true }),
+    )
+  const outcome = await apply(false)
   if (outcome !== 'late_payment_to_return') return outcome
   // A closed order was paid: the money goes back at the gateway before anything is recorded.
   await returnLatePayment(deps, callback)
-  return withTx(deps.db, (tx) => applyCallback(tx, deps, name, callback, true))
+  return apply(true)
 }
 
 /**

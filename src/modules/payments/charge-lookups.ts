@@ -77,13 +77,19 @@ function applyLook(
   action: CallbackAction,
 ) {
   return withTx(deps.db, (tx) =>
-    applyCallback(tx, deps, charge.gateway, {
-      eventId: `lookup:${charge.gateway_charge_id}:${found.status}`,
-      gatewayChargeId: charge.gateway_charge_id,
-      action,
-      amountCents: found.amountCents,
-      payload: { source: 'lookup', status: found.status, amount_cents: found.amountCents },
-    }),
+    applyCallback(
+      tx,
+      deps,
+      charge.gateway,
+      {
+        eventId: `lookup:${charge.gateway_charge_id}:${found.status}`,
+        gatewayChargeId: charge.gateway_charge_id,
+        action,
+        amountCents: found.amountCents,
+        payload: { source: 'lookup', status: found.status, amount_cents: found.amountCents },
+      },
+      { endsTransaction: true },
+    ),
   )
 }
 

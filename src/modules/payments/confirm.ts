@@ -32,8 +32,17 @@ export async function confirmPayment(
   return true
 }
 
-/** Everything an order just marked paid brings, in the transaction that marked it. */
-export async function paidOrderEffects(tx: Tx, ctx: Ctx, paid: MarkedPaid, paidAt: Date) {
+/**
+ * Everything an order just marked paid brings, in the transaction that marked it.
+ * `endsTransaction`: the caller runs nothing more in it, so its last statement may commit it.
+ */
+export async function paidOrderEffects(
+  tx: Tx,
+  ctx: Ctx,
+  paid: MarkedPaid,
+  paidAt: Date,
+  { endsTransaction = false } = {},
+) {
   const { order, hasShares, plan } = paid
   const paidEvent = {
     type: 'order.paid' as const,
@@ -74,11 +83,18 @@ export async function paidOrderEffects(tx: Tx, ctx: Ctx, paid: MarkedPaid, paidA
   // paid order up minutes after every sale): the sale's posting locks the rows it writes (the
   // holders' balances, one random slot of the account's balance) until commit, so anything
   // that does meet them waits as little as it can.
-  await postSale(tx, ctx, order, hasShares, [
-    ...access,
-    ...mailParts(ctx, saleMails(ctx, paid, renewed)),
-    settleCheckPart(ctx, order.id, 'order paid'),
-  ])
+  await postSale(
+    tx,
+    ctx,
+    order,
+    hasShares,
+    [
+      ...access,
+      ...mailParts(ctx, saleMails(ctx, paid, renewed)),
+      settleCheckPart(ctx, order.id, 'order paid'),
+    ],
+    { endsTransaction },
+  )
 }
 
 /** The buyer's delivery mail and, unless the account turned it off, the owner's sale notice. */

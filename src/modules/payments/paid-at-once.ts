@@ -28,6 +28,8 @@ export async function payAtOnce(
   inboxRow: Insertable<DB['payment_callbacks']>,
   /** What the gateway holds for the charge. */
   amountCents: number,
+  /** The caller runs nothing more in the transaction: the sale's statement commits it. */
+  endsTransaction: boolean,
 ): Promise<boolean> {
   const paidAt = inboxRow.received_at as Date
   const { before, after } = repo.paidAtOnceParts(inboxRow, amountCents)
@@ -37,6 +39,6 @@ export async function payAtOnce(
     SELECT_PAID,
   )
   if (!row) return false
-  await paidOrderEffects(tx, ctx, markedPaid(row), paidAt)
+  await paidOrderEffects(tx, ctx, markedPaid(row), paidAt, { endsTransaction })
   return true
 }

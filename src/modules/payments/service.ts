@@ -21,12 +21,19 @@ export async function applyCallback(
   deps: Outbox & Pick<Deps, 'config' | 'log'>,
   gateway: string,
   callback: ParsedCallback,
-  /**
-   * The route's first try passes `false`: a payment of a closed order then records nothing and
-   * answers `late_payment_to_return`, so the route gives the money back first and tries again
-   * with `true` (one statement fewer per callback than asking the order's state beforehand).
-   */
-  lateReturned = true,
+  {
+    lateReturned = true,
+    endsTransaction = false,
+  }: {
+    /**
+     * The route's first try passes `false`: a payment of a closed order then records nothing
+     * and answers `late_payment_to_return`, so the route gives the money back first and tries
+     * again with `true` (one statement fewer per callback than asking the order's state first).
+     */
+    lateReturned?: boolean
+    /** The caller runs nothing more in the transaction: a payment's last statement commits it. */
+    endsTransaction?: boolean
+  } = {},
 ): Promise<CallbackOutcome> {
   const now = deps.clock.now()
   const payload = JSON.stringify(callback.payload)
@@ -43,7 +50,7 @@ export async function applyCallback(
   // The usual case in one statement; whatever it does not pay takes the long way below.
   if (
     callback.action === 'paid' &&
-    (await payAtOnce(tx, deps, inboxRowOf('paid'), callback.amountCents))
+    (await payAtOnce(tx, deps, inboxRowOf('paid'), callback.amountCents, endsTransaction))
   ) {
     return 'paid'
   }
