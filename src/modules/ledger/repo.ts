@@ -113,7 +113,7 @@ const insertEntries = fragmentTemplate(
 )
 
 /** What a posting's statement fails with when its fact was posted already. */
-export const ALREADY_POSTED = 'ledger: this fact was posted already'
+const ALREADY_POSTED = 'ledger: this fact was posted already'
 
 /** The statement fails, rolling everything back, when its posting wrote nothing (a repeat). */
 const POSTED: Fragment = {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTx } from '../../../src/kit/db.ts'
+import { postSale } from '../../../src/modules/ledger/sales.ts'
 import {
   holdWithdrawal,
   lockAvailable,
@@ -98,6 +99,31 @@ describe(`ledger contract for withdrawals (${engine})`, () => {
     const id = await hold(creator.accountId, 2000)
     await expect(hold(creator.accountId, 2000, id)).rejects.toThrow('Saque já registrado')
     expect(await available(creator.accountId)).toBe(8000)
+  })
+
+  it('a sale posted again for its order fails its statement whole, even one that ends its transaction', async () => {
+    const creator = await signupCreator(svc.api)
+    const { orderId } = await paidSale(svc, creator, { price: 100 })
+    const order = await svc.deps.db
+      .selectFrom('orders')
+      .select(['id', 'account_id', 'product_id', 'amount_cents', 'interest_cents'])
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    const postings = () =>
+      svc.deps.db
+        .selectFrom('ledger_postings')
+        .select('id')
+        .where('order_id', '=', orderId)
+        .execute()
+    expect(await postings()).toHaveLength(1)
+    for (const endsTransaction of [false, true]) {
+      const again = withTx(svc.deps.db, (tx) =>
+        postSale(tx, svc.deps, order, false, [], { endsTransaction }),
+      )
+      await expect(again).rejects.toThrow('ledger: this fact was posted already')
+    }
+    expect(await postings()).toHaveLength(1)
+    expect(await available(creator.accountId)).toBe(10000)
   })
 
   it('the database refuses to change or delete ledger entries and unbalanced postings', async () => {
