@@ -182,12 +182,14 @@ describe('webhook deliveries born claimed', () => {
   })
 
   it('a large event is born too, whole', async () => {
-    const r = await hooks.receiver()
+    // The answer held until the row is read: once answered, the delivery is settled (an UPDATE).
+    const r = await heldReceiver()
     await hooks.endpoint(r.url)
     const note = 'x'.repeat(9_000)
     const eventId = await hooks.emit('order.paid', { order_id: 'large', note })
     await eventually(async () => r.received.length === 1, 5_000)
     expect(r.received[0]!.body).toMatchObject({ id: eventId, data: { note } })
     expect(await deliveryOf(eventId)).toMatchObject({ attempts: 1, untouched: true })
+    r.release()
   })
 })
