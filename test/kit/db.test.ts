@@ -30,6 +30,28 @@ const POLLS: { index: string; run(db: Executor): Promise<unknown> }[] = [
   },
 ]
 
+/**
+ * A one-connection database whose round trips are counted (each pg Client#query is one, of
+ * every client while it is open: another pool's too).
+ */
+async function countedConnection() {
+  const one = await openDatabase({ databaseUrl: testDb.url, poolSize: 1 })
+  let trips = 0
+  const query = pg.Client.prototype.query
+  pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+    trips++
+    return (query as (...a: unknown[]) => unknown).apply(this, args)
+  } as typeof query
+  return {
+    db: one.db,
+    trips: () => trips,
+    async close() {
+      pg.Client.prototype.query = query
+      await one.close()
+    },
+  }
+}
+
 let testDb: TestDatabase
 beforeAll(async () => {
   testDb = await createTestDatabase({ empty: true })
@@ -254,18 +276,11 @@ describe(`database layer (${engine})`, () => {
     // PostgreSQL only: PGlite has no prepared statements and sends no BEGIN over a wire.
     if (engine === 'postgres')
       it('sends BEGIN with the first statement, and nothing for an empty transaction', async () => {
-        const one = await openDatabase({ databaseUrl: testDb.url, poolSize: 1 })
-        // Round trips the pool's client makes (each pg Client#query is one).
-        let trips = 0
-        const query = pg.Client.prototype.query
-        pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
-          trips++
-          return (query as (...a: unknown[]) => unknown).apply(this, args)
-        } as typeof query
+        const one = await countedConnection()
         const tripsOf = async (work: () => Promise<unknown>) => {
-          const before = trips
+          const before = one.trips()
           await work().catch(() => {})
-          return trips - before
+          return one.trips() - before
         }
         try {
           await insert(one.db, 10) // prepared on the connection: the next BEGIN goes with it
@@ -294,7 +309,6 @@ describe(`database layer (${engine})`, () => {
           expect(await probe(testDb.database.db)).not.toEqual(expect.arrayContaining([12]))
           expect(await probe(testDb.database.db)).not.toEqual(expect.arrayContaining([13]))
         } finally {
-          pg.Client.prototype.query = query
           await one.close()
         }
       })
@@ -323,13 +337,7 @@ describe(`database layer (${engine})`, () => {
     // PostgreSQL only: PGlite runs the marked statement as any other, its COMMIT after it.
     if (engine === 'postgres')
       it('sends the COMMIT with the statement marked last: committed as it answers', async () => {
-        const one = await openDatabase({ databaseUrl: testDb.url, poolSize: 1 })
-        let trips = 0
-        const query = pg.Client.prototype.query
-        pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
-          trips++
-          return (query as (...a: unknown[]) => unknown).apply(this, args)
-        } as typeof query
+        const one = await countedConnection()
         const last = (tx: Executor, n: number) =>
           writeParts(
             tx,
@@ -344,21 +352,21 @@ describe(`database layer (${engine})`, () => {
           await withTx(one.db, (tx) => last(tx, 41)) // and the marked one
           let seenMeanwhile: number[] = []
           let atLast = 0
-          const before = trips
+          const before = one.trips()
           await withTx(one.db, async (tx) => {
             await insert(tx, 42)
             await last(tx, 43)
-            atLast = trips - before
+            atLast = one.trips() - before
             // Another connection sees both before this transaction's function returns.
             seenMeanwhile = await probe(testDb.database.db)
           })
           expect(atLast).toBe(2) // BEGIN + insert; the marked one + COMMIT
-          expect(trips - before).toBe(3) // and the probe: no COMMIT of its own after
+          expect(one.trips() - before).toBe(3) // and the probe: no COMMIT of its own after
           expect(seenMeanwhile).toEqual(expect.arrayContaining([42, 43]))
           // Alone in its transaction: one round trip, no BEGIN nor COMMIT.
-          const alone = trips
+          const alone = one.trips()
           await withTx(one.db, (tx) => last(tx, 44))
-          expect(trips - alone).toBe(1)
+          expect(one.trips() - alone).toBe(1)
           // Nothing runs in the transaction after it.
           const after = withTx(one.db, async (tx) => {
             await insert(tx, 45)
@@ -374,7 +382,6 @@ describe(`database layer (${engine})`, () => {
           await withTx(one.db, (tx) => insert(tx, 48))
           expect(await probe(testDb.database.db)).toContain(48)
         } finally {
-          pg.Client.prototype.query = query
           await one.close()
         }
       })
