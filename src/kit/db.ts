@@ -134,8 +134,8 @@ class PreparingClient extends pg.Client {
     if (config === 'commit' || config === 'rollback') this.tx = 'none'
     const name = this.nameOf(config, values)
     if (name && !callback) {
-      const ends = this.tx === 'open' && endsTransaction(config)
-      return this.run(name, config, values, { opens: false, ends })
+      const last = this.tx === 'open' && endsTransaction(config)
+      return this.run(name, config, values, { begin: false, commit: last, last })
     }
     if (name) return super.query({ name, text: config, values }, callback)
     return super.query(config, values, callback)
@@ -154,11 +154,11 @@ class PreparingClient extends pg.Client {
     const name = this.nameOf(config, values)
     if (name && !callback && endsTransaction(config)) {
       // The transaction's one statement: it commits on its own, with no BEGIN or COMMIT.
-      return this.run(name, config as string, values!, { opens: false, ends: false, alone: true })
+      return this.run(name, config as string, values!, { begin: false, commit: false, last: true })
     }
     if (name && !callback && this.parsed(name)) {
       this.tx = 'open'
-      return this.run(name, config as string, values!, { opens: true, ends: false })
+      return this.run(name, config as string, values!, { begin: true, commit: false, last: false })
     }
     // Anything else waits for a BEGIN of its own, as without holding.
     this.tx = 'open'
@@ -195,13 +195,14 @@ class PreparingClient extends pg.Client {
     name: string,
     text: string,
     values: unknown[],
-    how: { opens: boolean; ends: boolean; alone?: boolean },
+    /** BEGIN sent ahead of it, COMMIT after it; `last`: the transaction ends with it. */
+    how: { begin: boolean; commit: boolean; last: boolean },
   ) {
-    const run = new PreparedRun(name, text, values, this.parserOf, how.opens, how.ends)
+    const run = new PreparedRun(name, text, values, this.parserOf, how.begin, how.commit)
     super.query(run as unknown as pg.Submittable)
-    if (!how.ends && !how.alone) return run.promise
-    // Committed once it answered; a failed one left nothing (alone) or a failed transaction
-    // open for the ROLLBACK to come (with its COMMIT, which did not run).
+    if (!how.last) return run.promise
+    // Committed once it answered; a failed one left nothing (alone in its transaction) or a
+    // failed transaction open for the ROLLBACK to come (its COMMIT did not run).
     return run.promise.then((result) => {
       this.tx = 'ended'
       return result

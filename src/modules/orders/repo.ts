@@ -194,17 +194,11 @@ const paidUpdate = fragmentTemplatePer(
 )
 
 /**
- * Which order a mark-paid part marks, named by the statement's earlier parts (an SQL expression
- * over them, without parameters), and on what condition.
+ * markPaid's update as a part, per order expression: the order named by the statement's earlier
+ * parts (SQL over them, without parameters; a module constant, kit/template.ts).
  */
-export interface PaidTarget {
-  order: RawBuilder<string>
-  onlyIf: RawBuilder<boolean>
-}
-
-/** markPaid's update as a part, per target (module constants, kit/template.ts). */
-const paidUpdateOf = fragmentTemplatePer((q, v: { paidAt: Date }, target: PaidTarget) =>
-  markPaidQuery(q, { id: target.order, paidAt: v.paidAt }).where(target.onlyIf),
+const paidUpdateOf = fragmentTemplatePer((q, v: { paidAt: Date }, order: RawBuilder<string>) =>
+  markPaidQuery(q, { id: order, paidAt: v.paidAt }),
 )
 
 export const ordersRepo = {
@@ -284,8 +278,8 @@ export const ordersRepo = {
   },
 
   /** markPaid as a part named `paid` (kit/statement.ts): its RETURNING is the paid order's. */
-  markPaidPart(target: PaidTarget, paidAt: Date): Part {
-    return { name: 'paid', query: paidUpdateOf(target)({ paidAt }) }
+  markPaidPart(order: RawBuilder<string>, paidAt: Date): Part {
+    return { name: 'paid', query: paidUpdateOf(order)({ paidAt }) }
   },
 
   async existsForProduct(db: Executor, productId: string) {

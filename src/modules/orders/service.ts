@@ -7,10 +7,10 @@ import { iso } from '../../kit/http/schemas.ts'
 import { toBrl } from '../../kit/money.ts'
 import type { Part } from '../../kit/statement.ts'
 import { type PlanWithProduct, planFromJson } from '../catalog/service.ts'
-import { type Paid, type PaidOrder, type PaidTarget, ordersRepo as repo } from './repo.ts'
+import { type Paid, type PaidOrder, ordersRepo as repo } from './repo.ts'
 import type { OrderListQuery, OrderOut } from './schema.ts'
 
-export type { Paid, PaidOrder, PaidTarget }
+export type { Paid, PaidOrder }
 
 type OrderRow = Selectable<DB['orders']>
 
@@ -83,10 +83,12 @@ export async function markPaid(
 }
 
 /**
- * markPaid as a part named `paid` of the caller's statement (kit/statement.ts), the order and
- * its condition named by the caller's earlier parts; `markedPaid` reads the row it returns.
+ * markPaid as a part named `paid` of the caller's statement (kit/statement.ts), the order named
+ * by the caller's earlier parts (`order`, an SQL expression over them); `markedPaid` reads the
+ * row it returns.
  */
-export const markPaidPart = (target: PaidTarget, paidAt: Date) => repo.markPaidPart(target, paidAt)
+export const markPaidPart = (order: RawBuilder<string>, paidAt: Date) =>
+  repo.markPaidPart(order, paidAt)
 
 /** What markPaid returns, from the row its statement returned. */
 export function markedPaid(row: Paid): MarkedPaid {

@@ -11,13 +11,11 @@ import type { Deps, Outbox } from '../../deps.ts'
 import type { Tx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { writeParts } from '../../kit/statement.ts'
-import { ALWAYS, type Fragment } from '../../kit/template.ts'
-import { markedPaid, markPaidPart, type Paid, type PaidTarget } from '../orders/service.ts'
+import type { Fragment } from '../../kit/template.ts'
+import { markedPaid, markPaidPart, type Paid } from '../orders/service.ts'
 import { paidOrderEffects } from './confirm.ts'
 import { paymentsRepo as repo } from './repo.ts'
 
-/** The order marked is the locked charge's; the lock's conditions are all there is. */
-const BY_LOCKED_CHARGE: PaidTarget = { order: repo.lockedChargeOrder, onlyIf: ALWAYS }
 const SELECT_PAID: Fragment = { sql: 'SELECT * FROM paid', parameters: [] }
 
 /** True when this callback paid the order (with every effect); false: it wrote nothing. */
@@ -35,7 +33,7 @@ export async function payAtOnce(
   const { before, after } = repo.paidAtOnceParts(inboxRow, amountCents)
   const [row] = await writeParts<Paid>(
     tx,
-    [...before, markPaidPart(BY_LOCKED_CHARGE, paidAt), ...after],
+    [...before, markPaidPart(repo.lockedChargeOrder, paidAt), ...after],
     SELECT_PAID,
   )
   if (!row) return false

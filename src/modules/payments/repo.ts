@@ -142,7 +142,10 @@ const paidAtOnce = {
   } satisfies Fragment,
 }
 
-/** The order the `locked` part of paidAtOnce names (an expression over it, for the orders' part). */
+/**
+ * The order the `locked` part of paidAtOnce names, for the orders' mark-paid part: marked on no
+ * other condition, `locked` holds them all.
+ */
 const lockedChargeOrder = sql<string>`(SELECT order_id FROM locked)`
 
 const chargeForUpdateWithOrder = template((q, v: { gateway: string; gatewayChargeId: string }) =>

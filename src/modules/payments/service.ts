@@ -66,10 +66,10 @@ export async function applyCallback(
       onlyIf: repo.inboxIsNew,
     }
     if (await confirmPayment(tx, deps, charge!.order_id, recorded)) return 'paid'
-    // Another callback of this charge (another event id) paid the order while this one waited
-    // on the charge's lock: its lookup read the order as pending from its snapshot (the lock
-    // refreshes the charge row, not the joined order), so the inbox row it wrote says `paid`.
-    // A repeat of one event wrote no row, and this changes nothing.
+    // The order was paid after this callback's lookup read it pending, by a path that took no
+    // lock of this charge (one that waited on the lock finds it paid: payAtOnce went first and
+    // the lookup came after), so the inbox row it wrote says `paid`. A repeat of one event
+    // wrote no row, and this changes nothing.
     await repo.setCallbackOutcome(tx, inboxRow.id, 'duplicate')
     return 'duplicate'
   }
