@@ -42,9 +42,13 @@ export async function buildApp(
   const app = Fastify({
     logger: logging && {
       level: deps.config.logLevel,
-      // Lines are written off the request path (sonic-boom, flushed at exit); a given stream
-      // (tests) is written as it is.
-      stream: opts.logStream ?? pino.destination({ dest: 1, sync: false }),
+      // Lines are written off the request path (sonic-boom, flushed at exit) in batches of
+      // 4 KiB or every second, whichever comes first: one write a line cost a launch a write
+      // and a thread pool hand-off per purchase (BENCHMARKS.md, 2026-11-27, fourteenth
+      // session). A given stream (tests) is written as it is.
+      stream:
+        opts.logStream ??
+        pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 1000 }),
       // Fastify's own request fields, with the URL's secrets removed.
       serializers: {
         req: (req: FastifyRequest) => ({
