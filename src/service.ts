@@ -70,8 +70,10 @@ export async function startService(
     workers,
     seeded,
     async close() {
-      await workers?.stop()
+      // Requests first: what the ones under way queue for the workers (a checkout's access
+      // mail, a sale's webhooks) is handed to workers still running, which send it as they stop.
       await closeHttp(app, config.shutdownGraceMs)
+      await workers?.stop()
       clock.stop?.()
       if (!opts.database) await database.close()
     },
