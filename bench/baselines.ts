@@ -5,6 +5,7 @@ import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import Fastify from 'fastify'
 import { createServerDatabase, SERVER_URL } from './lib/databases.ts'
+import { machineCpu, machineDelta } from './lib/machine-cpu.ts'
 import { backendCpu, walCounters } from './lib/pg-cpu.ts'
 
 const run = promisify(execFile)
@@ -57,6 +58,9 @@ export async function pgbenchLaunch(
   systemCpuPerTxMs: number
   walBytesPerTx: number
   walSyncsPerTx: number
+  /** The whole machine's CPU (PostgreSQL, pgbench's clients, the kernel) per transaction. */
+  machineCpuPerTxMs: number
+  machineIdleShare: number
 }> {
   const db = await createServerDatabase('vitrine_pgbench')
   const conn = pgbenchConnection()
@@ -71,7 +75,9 @@ export async function pgbenchLaunch(
     const walBefore = await walCounters(SERVER_URL)
     await cpu.start()
     const args = [...conn, '-c', String(clients), '-j', '2', '-T', String(seconds), db.name]
+    const machineBefore = machineCpu()
     const { stdout } = await run('pgbench', args)
+    const machine = machineDelta(machineBefore, machineCpu())
     const cpuSeconds = await cpu.stop()
     const walAfter = await walCounters(SERVER_URL)
     const tps = /tps = ([\d.]+)/.exec(stdout)
@@ -85,6 +91,8 @@ export async function pgbenchLaunch(
       systemCpuPerTxMs: (cpuSeconds.system * 1000) / transactions,
       walBytesPerTx: (walAfter.bytes - walBefore.bytes) / transactions,
       walSyncsPerTx: (walAfter.syncs - walBefore.syncs) / transactions,
+      machineCpuPerTxMs: (machine.busy * 1000) / transactions,
+      machineIdleShare: machine.idleShare,
     }
   } finally {
     await db.drop()
@@ -110,6 +118,8 @@ export function bracketed(before: LaunchBaseline, after: LaunchBaseline) {
     systemCpuPerTxMs: perTx((b) => b.systemCpuPerTxMs),
     walBytesPerTx: perTx((b) => b.walBytesPerTx),
     walSyncsPerTx: perTx((b) => b.walSyncsPerTx),
+    machineCpuPerTxMs: perTx((b) => b.machineCpuPerTxMs),
+    machineIdleShare: (before.machineIdleShare + after.machineIdleShare) / 2,
     runs: [before, after] as const,
   }
 }

@@ -351,6 +351,12 @@ function printLaunch(l: NonNullable<typeof launch>): void {
         `≤ 5 ms: ${mark(r.serviceCpuPerPurchaseMs <= 5)}`,
       ],
       [
+        'machine CPU per purchase',
+        `${fmt(r.machineCpuPerPurchaseMs, 2)} ms`,
+        `${fmt(r.machineCpuPerPurchaseMs / b.machineCpuPerTxMs)} × a pgbench transaction's ${fmt(b.machineCpuPerTxMs, 2)} ms (/proc/stat: every process and the kernel); of it the service ${fmt(r.serviceCpuPerPurchaseMs, 2)}, PostgreSQL's backends ${fmt(r.pgCpuPerPurchaseMs, 2)}, the bench's buyers, receiver and sink ${fmt(r.benchCpuPerPurchaseMs, 2)}, the rest ${fmt(r.machineCpuPerPurchaseMs - r.serviceCpuPerPurchaseMs - r.pgCpuPerPurchaseMs - r.benchCpuPerPurchaseMs, 2)}; cores idle ${fmt(100 * r.machineIdleShare, 0)} % of the window (pgbench's ${fmt(100 * b.machineIdleShare, 0)} %)${r.machineStolenShare >= 0.005 ? `, taken by the host ${fmt(100 * r.machineStolenShare, 0)} %` : ''}`,
+        '',
+      ],
+      [
         'gateway checks left open',
         fmt(r.openChecksPerPaidOrder, 2),
         'per paid order after the run: each a look-up the reconciliation makes minutes after the sale, outside the window',

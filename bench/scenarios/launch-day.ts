@@ -15,6 +15,7 @@ import pg from 'pg'
 import { SERVER_URL } from '../lib/databases.ts'
 import { request } from '../lib/http.ts'
 import { Latency } from '../lib/latency.ts'
+import { machineCpu, machineDelta } from '../lib/machine-cpu.ts'
 import {
   backendCpu,
   databaseCounters,
@@ -68,6 +69,15 @@ export interface LaunchDayResult {
   walBytesPerPurchase: number
   walSyncsPerPurchase: number
   serviceCpuPerPurchaseMs: number
+  /**
+   * The whole machine's CPU per purchase over the window (/proc/stat: the service, PostgreSQL,
+   * the bench's own buyers, receiver and mail sink, the kernel), the bench process's share, and
+   * how much of the window the cores sat idle.
+   */
+  machineCpuPerPurchaseMs: number
+  benchCpuPerPurchaseMs: number
+  machineIdleShare: number
+  machineStolenShare: number
   /** Of it, system time (the kernel's: socket writes and reads). */
   serviceSystemCpuPerPurchaseMs: number
   /** The share of the window the (API) process's event loop was busy (not waiting for I/O). */
@@ -268,10 +278,14 @@ export async function launchDay(opts: {
     const warmUpCpuPerPurchaseMs =
       (statsBefore.cpuMicros - warmUpStats.cpuMicros) / 1000 / Math.max(1, paid - warmUpStart)
     await cpu.start()
+    const machineBefore = machineCpu()
+    const benchBefore = process.cpuUsage()
     const started = performance.now()
     const end = started + opts.seconds * 1000
     await Promise.all(Array.from({ length: opts.buyers }, () => loop(end, true)))
     const elapsed = (performance.now() - started) / 1000
+    const benchCpu = process.cpuUsage(benchBefore)
+    const machine = machineDelta(machineBefore, machineCpu())
     const statsAfter = await svc.stats()
     const pgCpuSeconds = await cpu.stop()
     const walAfter = await walCounters(SERVER_URL)
@@ -356,6 +370,10 @@ export async function launchDay(opts: {
       walBytesPerPurchase: per(walAfter.bytes - walBefore.bytes),
       walSyncsPerPurchase: per(walAfter.syncs - walBefore.syncs),
       serviceCpuPerPurchaseMs: per((statsAfter.cpuMicros - statsBefore.cpuMicros) / 1000),
+      machineCpuPerPurchaseMs: per(machine.busy * 1000),
+      benchCpuPerPurchaseMs: per((benchCpu.user + benchCpu.system) / 1000),
+      machineIdleShare: machine.idleShare,
+      machineStolenShare: machine.stolenShare,
       serviceSystemCpuPerPurchaseMs: per(
         (statsAfter.systemMicros - statsBefore.systemMicros) / 1000,
       ),
