@@ -13,19 +13,21 @@ describe(`a graceful stop (${engine})`, () => {
     const sink = await startSmtpSink()
     // Polls a minute apart: only the hand-off of a live worker sends the mail within the test.
     const svc = await startTestService({ WORKER_POLL_MS: '1m', SMTP_URL: sink.url })
+    let stopping: Promise<void> | undefined
     try {
       const creator = await signupCreator(svc.api)
       const product = await createProduct(svc.api, await creator.key(['write:products']))
       const email = `parada-${Date.now()}@example.com`
       // The stop begins once the checkout's request is in the server's hands.
-      const stopped = new Promise<void>((resolve, reject) =>
-        svc.app.server.once('request', () => svc.stop().then(resolve, reject)),
-      )
+      svc.app.server.once('request', () => {
+        stopping = svc.stop()
+      })
       const res = await checkout(svc.api, product.id, { email })
       expect(res.status).toBe(201)
-      await stopped
+      await stopping
       expect(sink.received.filter((raw) => raw.includes(`To: ${email}`))).toHaveLength(1)
     } finally {
+      await (stopping ?? svc.stop())
       await sink.close()
     }
   })
