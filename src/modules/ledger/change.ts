@@ -254,7 +254,7 @@ export class MoneyChange {
       })),
       slot,
       slots ? [slots, ...alongside] : alongside,
-      endsTransaction && !holdersAfter,
+      { endsTransaction: endsTransaction && !holdersAfter },
     )
     for (const [userId, d] of this.holders.affiliate) {
       await repo.addCounters(tx, 'affiliate_balances', userId, slot, d)

@@ -244,10 +244,10 @@ export const ledgerRepo = {
 
   /**
    * A posting with its entries, and `alongside` (the creator slots the entries' trigger adds
-   * to), in one statement (kit/statement.ts); false when the fact was posted already (the
-   * posting's unique index: nothing is written then). The entries take the posting's slot and
-   * time. The trigger runs when the statement ends, so it finds the slot rows the statement
-   * created.
+   * to), in one statement (kit/statement.ts); the statement fails, writing nothing, when the
+   * fact was posted already (the posting's unique index leaves `posting` empty, and POSTED
+   * refuses). The entries take the posting's slot and time. The trigger runs when the statement
+   * ends, so it finds the slot rows the statement created.
    */
   async insertPostingWithEntries(
     db: Executor,
@@ -256,9 +256,9 @@ export const ledgerRepo = {
     slot: number,
     alongside: Part[] = [],
     /** The statement ends its transaction (kit/statement.ts writeParts). */
-    endsTransaction = false,
+    { endsTransaction = false } = {},
   ): Promise<void> {
-    await writeParts<{ posted: number }>(
+    await writeParts(
       db,
       [
         ...alongside,

@@ -27,7 +27,7 @@ export async function payAtOnce(
   /** What the gateway holds for the charge. */
   amountCents: number,
   /** The caller runs nothing more in the transaction: the sale's statement commits it. */
-  endsTransaction: boolean,
+  { endsTransaction = false } = {},
 ): Promise<boolean> {
   const paidAt = inboxRow.received_at as Date
   const { before, after } = repo.paidAtOnceParts(inboxRow, amountCents)

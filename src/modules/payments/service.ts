@@ -50,7 +50,7 @@ export async function applyCallback(
   // The usual case in one statement; whatever it does not pay takes the long way below.
   if (
     callback.action === 'paid' &&
-    (await payAtOnce(tx, deps, inboxRowOf('paid'), callback.amountCents, endsTransaction))
+    (await payAtOnce(tx, deps, inboxRowOf('paid'), callback.amountCents, { endsTransaction }))
   ) {
     return 'paid'
   }
