@@ -8,6 +8,7 @@ import { collectHooks } from './after-commit.ts'
 import type { DB } from './db-schema.ts'
 import { sharedListener } from './pg-listener.ts'
 import { PreparedRun, type TypeParserOf } from './pg-prepared.ts'
+import { timestamptzParser } from './pg-timestamp.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 
 export type Db = Kysely<DB>
@@ -54,6 +55,8 @@ export interface Listener {
 
 const INT8 = 20
 const NUMERIC = 1700
+const TIMESTAMPTZ = 1184
+const readTimestamptz = timestamptzParser(pg.types.getTypeParser(TIMESTAMPTZ, 'text'))
 
 /** int8 as a JS number, refusing values a number cannot hold exactly. */
 function parseInt8(text: string): number {
@@ -240,6 +243,7 @@ export async function openDatabase(opts: {
           getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
             if (oid === INT8) return parseInt8
             if (oid === NUMERIC) return (text: string) => text
+            if (oid === TIMESTAMPTZ && format !== 'binary') return readTimestamptz
             return pg.types.getTypeParser(oid, format)
           }) as typeof pg.types.getTypeParser,
         },

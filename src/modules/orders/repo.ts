@@ -25,6 +25,33 @@ import {
 import type { OrderListQuery } from './schema.ts'
 
 export type OrderRow = Selectable<DB['orders']>
+
+/**
+ * The columns an order's API answer shows (orders/service.ts `orderOut`): what a list reads.
+ * Read whole, a page's rows spent ~40 % of the request's CPU in parsing, a third of it on
+ * columns no answer shows (the buyer's document, phone and IP, …).
+ */
+export const SHOWN_COLUMNS = [
+  'id',
+  'status',
+  'amount_cents',
+  'currency',
+  'buyer_email',
+  'product_id',
+  'created_at',
+  'plan_id',
+  'buyer_id',
+  'payment_method',
+  'paid_at',
+  'coupon_code',
+  'affiliate_id',
+  'affiliate_commission_cents',
+  'refunded_at',
+  'subscription_id',
+  'installments',
+  'interest_cents',
+] as const
+export type ShownOrder = Pick<OrderRow, (typeof SHOWN_COLUMNS)[number]>
 /** The list's filters without its paging: what the CSV export reads in batches. */
 export type OrderFilters = Omit<OrderListQuery, 'page' | 'limit' | 'starting_after'>
 
@@ -49,7 +76,12 @@ function deepPage(db: Executor, accountId: string, q: OrderListQuery, window: Pa
     .selectFrom(page.as('page'))
     .innerJoinLateral(
       (eb) =>
-        eb.selectFrom('orders').selectAll().whereRef('orders.id', '=', 'page.id').limit(1).as('o'),
+        eb
+          .selectFrom('orders')
+          .select(SHOWN_COLUMNS)
+          .whereRef('orders.id', '=', 'page.id')
+          .limit(1)
+          .as('o'),
       (join) => join.onTrue(),
     )
     .selectAll('o')
@@ -292,9 +324,16 @@ export const ordersRepo = {
     return Boolean(row)
   },
 
-  list(db: Executor, accountId: string, q: OrderListQuery, window: PageWindow) {
+  list(
+    db: Executor,
+    accountId: string,
+    q: OrderListQuery,
+    window: PageWindow,
+  ): Promise<ShownOrder[]> {
     if (window.offset > 0 && !window.startingAfter) return deepPage(db, accountId, q, window)
     return matching(db, accountId, q)
+      .clearSelect()
+      .select(SHOWN_COLUMNS)
       .$call(newestFirst(window, { table: 'orders', scope: { account_id: accountId } }))
       .execute()
   },

@@ -7,14 +7,14 @@ import { iso } from '../../kit/http/schemas.ts'
 import { toBrl } from '../../kit/money.ts'
 import type { Part } from '../../kit/statement.ts'
 import { type PlanWithProduct, planFromJson } from '../catalog/service.ts'
-import { type Paid, type PaidOrder, ordersRepo as repo } from './repo.ts'
+import { type Paid, type PaidOrder, ordersRepo as repo, type ShownOrder } from './repo.ts'
 import type { OrderListQuery, OrderOut } from './schema.ts'
 
 export type { Paid, PaidOrder }
 
 type OrderRow = Selectable<DB['orders']>
 
-export function orderOut(row: OrderRow): OrderOut {
+export function orderOut(row: ShownOrder): OrderOut {
   return {
     id: row.id,
     status: row.status,
@@ -131,7 +131,7 @@ export async function listOrders(db: Executor, accountId: string, query: OrderLi
         },
       ],
     )
-  const rows = (await repo.list(db, accountId, query, pageWindow(query))) as OrderRow[]
+  const rows = await repo.list(db, accountId, query, pageWindow(query))
   return toPage(rows, query, orderOut)
 }
 
