@@ -103,6 +103,13 @@ describe('payment gateway configuration', () => {
     })
   })
 
+  it('takes SMTP_CONNECTIONS from 10 (the mail lease allows no fewer) to 100', () => {
+    expect(loadConfig({}).smtpConnections).toBe(20)
+    expect(loadConfig({ SMTP_CONNECTIONS: '60' }).smtpConnections).toBe(60)
+    expect(() => loadConfig({ SMTP_CONNECTIONS: '5' })).toThrow(/SMTP_CONNECTIONS/)
+    expect(() => loadConfig({ SMTP_CONNECTIONS: '500' })).toThrow(/SMTP_CONNECTIONS/)
+  })
+
   it('refuses an unknown gateway or payout provider', () => {
     expect(() => loadConfig({ PAYMENT_GATEWAY: 'stripe' })).toThrow(/PAYMENT_GATEWAY/)
     expect(() => loadConfig({ PAYOUT_PROVIDER: 'ted' })).toThrow(/PAYOUT_PROVIDER/)

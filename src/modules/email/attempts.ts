@@ -6,9 +6,9 @@ import { emailRepo as repo } from './repo.ts'
 
 export const MAX_ATTEMPTS = 8
 // The lease outlives the slowest pass, or another worker would send its mails again: each of
-// the pool's connections carries a pass's 100 mails / SMTP_CONNECTIONS = 5 in a row, each
-// bounded by the transport's time-outs (connect 10 s + greeting 10 s + socket 30 s). The price:
-// mail a crashed worker had claimed waits up to 10 minutes.
+// the pool's connections carries a pass's 100 mails / SMTP_CONNECTIONS (at least 10, config.ts)
+// in a row, each bounded by the transport's time-outs (connect 10 s + greeting 10 s + socket
+// 30 s): 10 × 50 s at worst. The price: mail a crashed worker had claimed waits up to 10 minutes.
 export const EMAIL_LEASE_MS = 10 * 60_000
 
 export function emailRetryDelayMs(attempt: number, baseMs: number): number {

@@ -11,19 +11,16 @@ export interface MailTransport {
   close(): void
 }
 
-/**
- * SMTP connections each worker keeps open (nodemailer's pool; its default is 5). A connection
- * sends its mails one after another, several round trips each: at a launch's three mails per
- * sale, 10 fell behind (launch bench at 100 sales/s offered: e-mail p99 4.3 s; 20: 0.5 s).
- */
-export const SMTP_CONNECTIONS = 20
-
 /** Real SMTP when SMTP_URL is set; otherwise the dev mailbox, where the row itself is the mail. */
-export function createMailTransport(config: Pick<Config, 'smtpUrl' | 'mailFrom'>): MailTransport {
+export function createMailTransport(
+  config: Pick<Config, 'smtpUrl' | 'smtpConnections' | 'mailFrom'>,
+): MailTransport {
   if (!config.smtpUrl) return { send: async () => {}, close: () => {} }
   const pool = new SMTPPool({
     url: config.smtpUrl,
-    maxConnections: SMTP_CONNECTIONS,
+    // SMTP_CONNECTIONS (config.ts); nodemailer's default is 5. At a launch's three mails a
+    // sale, 10 fell behind a sink nearby (100 sales/s offered: e-mail p99 4.3 s; 20: 0.5 s).
+    maxConnections: config.smtpConnections,
     // nodemailer waits up to 2 min to connect and 10 min on a silent socket; a pass must end
     // inside the outbox lease (jobs.ts), or a second worker would send its mails again.
     connectionTimeout: 10_000,
