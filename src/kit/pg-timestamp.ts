@@ -5,12 +5,15 @@
 
 const ZERO = 48
 
-/** The digits of `text` from `at` to `at + count` as a number, or -1 where one is not a digit. */
+/**
+ * The digits of `text` from `at` to `at + count` as a number, or -1 where one is not a digit
+ * (or the text ends: charCodeAt's NaN).
+ */
 function digits(text: string, at: number, count: number): number {
   let value = 0
   for (let i = at; i < at + count; i++) {
     const d = text.charCodeAt(i) - ZERO
-    if (d < 0 || d > 9) return -1
+    if (!(d >= 0 && d <= 9)) return -1
     value = value * 10 + d
   }
   return value
@@ -46,7 +49,7 @@ export function timestamptzParser(fallback: (text: string) => unknown) {
       let scale = 100
       for (at++; at < text.length; at++) {
         const d = text.charCodeAt(at) - ZERO
-        if (d < 0 || d > 9) break
+        if (!(d >= 0 && d <= 9)) break
         ms += d * scale
         scale = Math.floor(scale / 10)
       }

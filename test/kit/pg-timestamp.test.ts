@@ -68,6 +68,9 @@ describe(`timestamptz text read by hand (${engine})`, () => {
       '1890-01-01 00:00:00-03:06:28',
       '2026-11-27 10:00:00', // no zone: local time, as pg reads it
       '2026-13-45 10:00:00+00',
+      '2026-11-27 10:00:00+0', // cut short
+      '2026-11-27 10:00:00+05:3',
+      '2026-11-27 10:00',
     ])
       expect(read(text), text).toEqual(pgParser(text))
   })
