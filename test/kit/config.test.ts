@@ -1,5 +1,6 @@
 // Gateway and payout configuration (SPEC §5a): the adapter chosen must have its credentials,
-// and start-up names the missing variable; the defaults stay the sandbox's.
+// and start-up names the missing variable; the defaults stay the sandbox's. And the mail pool's
+// size, within what the mail lease allows.
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.ts'
 
@@ -103,13 +104,6 @@ describe('payment gateway configuration', () => {
     })
   })
 
-  it('takes SMTP_CONNECTIONS from 10 (the mail lease allows no fewer) to 100', () => {
-    expect(loadConfig({}).smtpConnections).toBe(20)
-    expect(loadConfig({ SMTP_CONNECTIONS: '60' }).smtpConnections).toBe(60)
-    expect(() => loadConfig({ SMTP_CONNECTIONS: '5' })).toThrow(/SMTP_CONNECTIONS/)
-    expect(() => loadConfig({ SMTP_CONNECTIONS: '500' })).toThrow(/SMTP_CONNECTIONS/)
-  })
-
   it('refuses an unknown gateway or payout provider', () => {
     expect(() => loadConfig({ PAYMENT_GATEWAY: 'stripe' })).toThrow(/PAYMENT_GATEWAY/)
     expect(() => loadConfig({ PAYOUT_PROVIDER: 'ted' })).toThrow(/PAYOUT_PROVIDER/)
@@ -146,5 +140,14 @@ describe('payment gateway configuration', () => {
       paymentGateway: 'asaas',
       payoutProvider: 'manual',
     })
+  })
+})
+
+describe('mail configuration', () => {
+  it('takes SMTP_CONNECTIONS from 10 (the mail lease allows no fewer) to 100', () => {
+    expect(loadConfig({}).smtpConnections).toBe(20)
+    expect(loadConfig({ SMTP_CONNECTIONS: '60' }).smtpConnections).toBe(60)
+    expect(() => loadConfig({ SMTP_CONNECTIONS: '5' })).toThrow(/SMTP_CONNECTIONS/)
+    expect(() => loadConfig({ SMTP_CONNECTIONS: '500' })).toThrow(/SMTP_CONNECTIONS/)
   })
 })
