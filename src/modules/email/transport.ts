@@ -23,7 +23,7 @@ export function createMailTransport(
     // 4.3 s; 20: 0.5 s), when a mail cost the service more than it does now.
     maxConnections: config.smtpConnections,
     // nodemailer waits up to 2 min to connect and 10 min on a silent socket; a pass must end
-    // inside the outbox lease (jobs.ts), or a second worker would send its mails again.
+    // inside the outbox lease (attempts.ts), or a second worker would send its mails again.
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,

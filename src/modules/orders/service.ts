@@ -1,4 +1,4 @@
-import type { InsertObject, RawBuilder, Selectable } from 'kysely'
+import type { InsertObject, RawBuilder } from 'kysely'
 import type { Executor, Tx } from '../../kit/db.ts'
 import type { DB } from '../../kit/db-schema.ts'
 import { BadRequest, NotFound } from '../../kit/errors.ts'
@@ -7,12 +7,16 @@ import { iso } from '../../kit/http/schemas.ts'
 import { toBrl } from '../../kit/money.ts'
 import type { Part } from '../../kit/statement.ts'
 import { type PlanWithProduct, planFromJson } from '../catalog/service.ts'
-import { type Paid, type PaidOrder, ordersRepo as repo, type ShownOrder } from './repo.ts'
+import {
+  type OrderRow,
+  type Paid,
+  type PaidOrder,
+  ordersRepo as repo,
+  type ShownOrder,
+} from './repo.ts'
 import type { OrderListQuery, OrderOut } from './schema.ts'
 
 export type { Paid, PaidOrder }
-
-type OrderRow = Selectable<DB['orders']>
 
 export function orderOut(row: ShownOrder): OrderOut {
   return {

@@ -18,6 +18,8 @@ const BLOCKS = [
 ]
 /** Level M in the format information (L 1, M 0, Q 3, H 2). */
 const FORMAT_LEVEL_M = 0
+/** Mask 0: a module darkens where x + y is even (drawCodewords). */
+const MASK = 0
 
 export interface QrMatrix {
   size: number
@@ -203,10 +205,10 @@ function alignmentPositions(version: number, size: number): number[] {
 
 const bitOf = (value: number, i: number) => ((value >>> i) & 1) !== 0
 
-/** Level M and mask 0, with their BCH error correction, in both copies; and the dark module. */
+/** Level M and the mask, with their BCH error correction, in both copies; and the dark module. */
 function drawFormatBits(s: Drawing) {
   const { size } = s
-  const data = (FORMAT_LEVEL_M << 3) | 0
+  const data = (FORMAT_LEVEL_M << 3) | MASK
   let rem = data
   for (let i = 0; i < 10; i++) rem = (rem << 1) ^ ((rem >>> 9) * 0x537)
   const bits = ((data << 10) | rem) ^ 0x5412

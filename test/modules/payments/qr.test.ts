@@ -1,4 +1,4 @@
-// The PIX QR image with its fixed choices (byte mode, mask 0, fastest zlib level) stays a PNG
+// The PIX QR image with its fixed choices (byte mode, mask 0, zlib level 2) stays a PNG
 // that a QR reader decodes, whatever the code's length (and so the QR version).
 import jsQRModule from 'jsqr'
 import { PNG } from 'pngjs'
