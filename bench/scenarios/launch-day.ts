@@ -6,11 +6,15 @@
 //   per purchase, and the service's peak RSS;
 // - at a steady offered rate (100 purchases/s), the webhook delay: event created (inside the
 //   paying transaction, so an upper bound of commit) → the receiver;
-// - the orders list at a seeded depth, one client: page 1, the deepest page it answers, a
-//   page beyond any cap, and a `starting_after` cursor halfway down.
+// - the orders list at a seeded depth, one client (a process of its own: timed-client.mjs):
+//   page 1, the deepest page it answers, a page beyond any cap, and a `starting_after` cursor
+//   halfway down.
+import { execFile } from 'node:child_process'
 import { randomBytes, randomInt } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import pg from 'pg'
 import { SERVER_URL } from '../lib/databases.ts'
 import { request } from '../lib/http.ts'
@@ -29,6 +33,8 @@ import { startServiceProcess } from '../lib/service-process.ts'
 import { startBenchSmtpSink } from '../lib/smtp-sink.ts'
 
 const PRICE_CENTS = 9790
+const TIMED_CLIENT = fileURLToPath(new URL('../lib/timed-client.mjs', import.meta.url))
+const run = promisify(execFile)
 /**
  * A launch's buyers are thousands of people, each at an address of their own (through the
  * reverse proxy's X-Forwarded-For). From one address, the checkout's per-IP rate-limit row
@@ -512,16 +518,15 @@ async function deepPages(
   const seedSeconds = (performance.now() - seedStart) / 1000
   const count = opts.orders
   const list = (query: string) => request(url, 'GET', `/api/v1/orders?${query}`, { headers })
-  /** One client, sequential: until `seconds` or 500 requests, whichever first. */
+  /** One client, sequential, in a process of its own: until `seconds` or 500 requests. */
   const time = async (query: string) => {
+    const { stdout } = await run(
+      process.execPath,
+      [TIMED_CLIENT, `${url}/api/v1/orders?${query}`, String(Math.min(opts.seconds, 5)), '500'],
+      { env: { ...process.env, TIMED_HEADERS: JSON.stringify(headers) } },
+    )
     const latency = new Latency()
-    const end = performance.now() + Math.min(opts.seconds, 5) * 1000
-    while (performance.now() < end && latency.count < 500) {
-      const started = performance.now()
-      const res = await list(query)
-      if (res.status !== 200) throw new Error(`GET orders?${query}: ${res.status}`)
-      latency.add(performance.now() - started)
-    }
+    for (const ms of JSON.parse(stdout) as number[]) latency.add(ms)
     return latency
   }
   const lastPage = Math.ceil(count / PAGE_LIMIT)

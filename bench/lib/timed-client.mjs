@@ -1,0 +1,31 @@
+// One client in a process of its own: sequential GETs of one URL, each timed from the request
+// to its last byte, printed as a JSON array of milliseconds. The bench process is no place for
+// a latency client after a launch: its heap holds the launch's samples, receiver and mail sink,
+// and its collector's pauses landed in the orders list's p99 (BENCHMARKS.md, 2026-11-28).
+// Usage: node timed-client.mjs <url> <seconds> <at most>, headers as JSON in TIMED_HEADERS.
+import http from 'node:http'
+
+const [url, seconds, atMost] = process.argv.slice(2)
+const headers = JSON.parse(process.env.TIMED_HEADERS ?? '{}')
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+
+function get() {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent, headers }, (res) => {
+      res.on('data', () => {})
+      res.on('end', () => resolve(res.statusCode))
+    })
+    req.on('error', reject)
+  })
+}
+
+const samples = []
+const end = performance.now() + Number(seconds) * 1000
+while (performance.now() < end && samples.length < Number(atMost)) {
+  const started = performance.now()
+  const status = await get()
+  if (status !== 200) throw new Error(`GET ${url}: ${status}`)
+  samples.push(performance.now() - started)
+}
+agent.destroy()
+process.stdout.write(JSON.stringify(samples))
