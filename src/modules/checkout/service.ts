@@ -179,7 +179,7 @@ export async function createCheckout(
     charge_id: charge.gatewayChargeId,
     pix: charge.pix
       ? {
-          qr_code: await pixQrDataUrl(charge.pix.copyPaste),
+          qr_code: pixQrDataUrl(charge.pix.copyPaste),
           copy_paste: charge.pix.copyPaste,
           expires_at: charge.pix.expiresAt.toISOString(),
         }

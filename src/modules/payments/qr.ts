@@ -61,7 +61,7 @@ function matrixToPng({ size, dark }: QrMatrix): Buffer {
 }
 
 /** The PIX QR image as a PNG data URL, ready for an <img src>. */
-export async function pixQrDataUrl(copyPaste: string): Promise<string> {
+export function pixQrDataUrl(copyPaste: string): string {
   const png = matrixToPng(qrMatrix(Buffer.from(copyPaste, 'utf8')))
   return `data:image/png;base64,${png.toString('base64')}`
 }

@@ -29,7 +29,7 @@ export async function pixQrCode(payment: Payment): Promise<Record<string, unknow
     amountCents: payment.valueCents,
     txid: pixTxid(payment.id),
   })
-  const image = await pixQrDataUrl(payload)
+  const image = pixQrDataUrl(payload)
   return {
     encodedImage: image.slice(image.indexOf(',') + 1),
     payload,

@@ -154,7 +154,7 @@ async function route(
         minInstallmentCents: state.minInstallmentCents,
       })
       state.payments.set(p.id, p)
-      if (p.pix) state.qrImages.set(p.id, (await pixQrDataUrl(p.pix.qrCode)).split(',')[1]!)
+      if (p.pix) state.qrImages.set(p.id, pixQrDataUrl(p.pix.qrCode).split(',')[1]!)
       state.notifier.notify(p.id, p.notificationUrl, 'payment.created')
       return { status: 201, body: resourceOf(state, p) }
     })

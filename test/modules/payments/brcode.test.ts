@@ -85,7 +85,7 @@ describe('BR Code', () => {
       amountCents: 14790,
       txid: 'sbx01a203f7ccec7b01a326d2',
     })
-    const url = await pixQrDataUrl(code)
+    const url = pixQrDataUrl(code)
     expect(url).toMatch(/^data:image\/png;base64,/)
     const png = PNG.sync.read(Buffer.from(url.split(',')[1]!, 'base64'))
     expect(png.width).toBeGreaterThanOrEqual(250)

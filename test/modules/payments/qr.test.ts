@@ -9,7 +9,7 @@ import { pixQrDataUrl } from '../../../src/modules/payments/qr.ts'
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default
 
 async function decode(code: string) {
-  const url = await pixQrDataUrl(code)
+  const url = pixQrDataUrl(code)
   const png = PNG.sync.read(Buffer.from(url.split(',')[1]!, 'base64'))
   return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data
 }
