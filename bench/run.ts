@@ -1,5 +1,6 @@
 // npm run bench: each scenario on PGlite and PostgreSQL, beside baselines from the same run.
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { closeBrowser } from '../test/setup/browser.ts'
 import { bareFastifyRps, bracketed, pgbenchLaunch, pgbenchTps } from './baselines.ts'
 import { serverReachable } from './lib/databases.ts'
 import { closeClient } from './lib/http.ts'
@@ -113,6 +114,8 @@ if (wants('pages')) {
   console.log('first loads of the checkout and the dashboard in Chromium (5 cold loads each)…')
   pageLoads = await dashboardPage()
 }
+// The checkout and dashboard pages' Chromium, which would keep this process alive.
+await closeBrowser()
 const reads: BalanceReadResult[] = []
 for (const engine of wants('balance') ? engines(hasServer) : []) {
   console.log(`balance read on ${engine} (100 vs ${ledgerOrders} orders, ${seconds} s)…`)

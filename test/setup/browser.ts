@@ -64,6 +64,13 @@ export async function openBrowser(
   }
 }
 
+/** Ends this process's Chromium, if it launched one: a script (the bench) must, or it never exits. */
+export async function closeBrowser(): Promise<void> {
+  const browser = await launched
+  launched = undefined
+  await browser?.close()
+}
+
 /** A file-name-safe version of a test's name. */
 export const screenshotName = (testName: string) =>
   testName
