@@ -16,8 +16,9 @@ export interface TestBrowser {
   /** CSP refusals reported so far; a test that expects one removes it before closing. */
   cspViolations: string[]
   /**
-   * Closes the browser; with a name, first keeps a screenshot of the final state (pass or fail).
-   * Fails if any page reported a Content-Security-Policy violation meanwhile.
+   * Closes the context (the process's Chromium stays for the next; closeBrowser ends it); with
+   * a name, first keeps a screenshot of the final state (pass or fail). Fails if any page
+   * reported a Content-Security-Policy violation meanwhile.
    */
   close(finalScreenshot?: string): Promise<void>
 }

@@ -180,18 +180,23 @@ function drawFunctionPatterns(s: Drawing, version: number) {
   }
   const positions = alignmentPositions(version, size)
   const last = positions.length - 1
-  positions.forEach((y, i) => {
-    positions.forEach((x, j) => {
+  for (let i = 0; i <= last; i++) {
+    for (let j = 0; j <= last; j++) {
       // Not over the three finder patterns.
-      if ((i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0)) return
-      for (let dy = -2; dy <= 2; dy++) {
-        for (let dx = -2; dx <= 2; dx++)
-          setFunction(s, x + dx, y + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1)
-      }
-    })
-  })
+      if ((i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0)) continue
+      drawAlignmentPattern(s, positions[j]!, positions[i]!)
+    }
+  }
   drawFormatBits(s)
   drawVersionBits(s, version)
+}
+
+/** A 5 × 5 alignment pattern centred on (x, y): dark ring, light ring, dark centre. */
+function drawAlignmentPattern(s: Drawing, x: number, y: number) {
+  for (let dy = -2; dy <= 2; dy++) {
+    for (let dx = -2; dx <= 2; dx++)
+      setFunction(s, x + dx, y + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1)
+  }
 }
 
 function alignmentPositions(version: number, size: number): number[] {
