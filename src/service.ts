@@ -31,6 +31,7 @@ export async function startService(
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       preparedStatements: config.preparedStatements,
+      poolSize: config.databasePoolSize,
     }))
   await migrate(database)
   // One time for every process of the deployment (the sandbox can move it); in production the

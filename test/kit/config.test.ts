@@ -1,8 +1,8 @@
 // Gateway and payout configuration (SPEC §5a): the adapter chosen must have its credentials,
 // and start-up names the missing variable; the defaults stay the sandbox's. And the mail pool's
-// size, within what the mail lease allows.
+// size, within what the mail lease allows; and the database pool's.
 import { describe, expect, it } from 'vitest'
-import { loadConfig } from '../../src/config.ts'
+import { defaultPoolSize, loadConfig } from '../../src/config.ts'
 
 const asaas = { ASAAS_API_KEY: '$aact_test_key', ASAAS_WEBHOOK_TOKEN: 'whk-token-0123456789' }
 const mercadoPago = {
@@ -149,5 +149,15 @@ describe('mail configuration', () => {
     expect(loadConfig({ SMTP_CONNECTIONS: '60' }).smtpConnections).toBe(60)
     expect(() => loadConfig({ SMTP_CONNECTIONS: '5' })).toThrow(/SMTP_CONNECTIONS/)
     expect(() => loadConfig({ SMTP_CONNECTIONS: '500' })).toThrow(/SMTP_CONNECTIONS/)
+  })
+})
+
+describe('database pool', () => {
+  it('sizes the pool at twice the cores, 4 to 10, unless DATABASE_POOL_SIZE says (1–100)', () => {
+    expect([1, 2, 3, 5, 16].map((cores) => defaultPoolSize(cores))).toEqual([4, 4, 6, 10, 10])
+    expect(loadConfig({}).databasePoolSize).toBe(defaultPoolSize())
+    expect(loadConfig({ DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25)
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/)
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '101' })).toThrow(/DATABASE_POOL_SIZE/)
   })
 })

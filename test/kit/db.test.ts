@@ -1,13 +1,17 @@
+import { randomBytes } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import { AbortedTransactionError, sql } from 'kysely'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../src/config.ts'
 import { type Executor, migrate, openDatabase, PLANNED_EACH_RUN, withTx } from '../../src/kit/db.ts'
 import { writeParts } from '../../src/kit/statement.ts'
 import { ledgerRepo } from '../../src/modules/ledger/repo.ts'
 import { paymentsRepo } from '../../src/modules/payments/repo.ts'
 import { subscriptionsRepo } from '../../src/modules/subscriptions/repo.ts'
+import { startService } from '../../src/service.ts'
 import { createTestDatabase, engine, type TestDatabase } from '../setup/database.ts'
+import { TEST_ENV } from '../setup/service.ts'
 
 const USER = '0192f3a4-5b6c-7d8e-9fa0-b1c2d3e4f5a6'
 /** The pollers that read a partial index, each with the index it must be able to use. */
@@ -236,6 +240,35 @@ describe(`database layer (${engine})`, () => {
         expect(later.pid).not.toBe(first.pid)
       } finally {
         await one.close()
+      }
+    })
+
+  // DATABASE_POOL_SIZE reaches the pool a service opens: statements beyond it wait in the
+  // service, not inside PostgreSQL (docs/ARCHITECTURE.md, "Few connections").
+  if (engine === 'postgres')
+    it('a service started from its config holds at most DATABASE_POOL_SIZE connections', async () => {
+      const database = await createTestDatabase()
+      const config = loadConfig({
+        ...TEST_ENV,
+        APP_SECRET: randomBytes(32).toString('hex'),
+        DATABASE_URL: database.url,
+        DATABASE_POOL_SIZE: '2',
+      })
+      const service = await startService(config, { logger: false })
+      try {
+        const backends = await Promise.all(
+          Array.from({ length: 8 }, async () => {
+            const { rows } = await sql<{ pid: number }>`
+              SELECT pg_backend_pid() AS pid, pg_sleep(${0.05}::float8)`.execute(
+              service.deps.database.db,
+            )
+            return rows[0]!.pid
+          }),
+        )
+        expect(new Set(backends).size).toBeLessThanOrEqual(2)
+      } finally {
+        await service.close()
+        await database.drop()
       }
     })
 
