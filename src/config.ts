@@ -41,8 +41,9 @@ export const SMTP_CONNECTIONS = { min: 10, max: 100, default: 20 } as const
 /**
  * PostgreSQL connections of a process's main pool when DATABASE_POOL_SIZE is unset: twice the
  * cores it sees, 4 to 10. Statements beyond what the cores can run at once only wait inside
- * PostgreSQL, holding their locks longer: on 2 cores, a launch's purchases cost PostgreSQL
- * ~20 % less CPU with 4 connections than with 10 (docs/ARCHITECTURE.md, "Few connections").
+ * PostgreSQL, which costs it CPU of its own: on 2 cores, a launch's purchases cost PostgreSQL
+ * ~20 % less CPU with 4 connections than with 10 in interleaved runs (docs/ARCHITECTURE.md,
+ * "Few connections").
  */
 export function defaultPoolSize(cores = availableParallelism()): number {
   return Math.min(10, Math.max(4, 2 * cores))
