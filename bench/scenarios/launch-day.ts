@@ -1,6 +1,7 @@
 // Launch day (issue 13): one creator's product bought by 16 concurrent buyers (create + sandbox
 // pay) against the service as `npm start` runs it — its own process, workers included (or, with
-// `split`, as `start:api` + `start:worker` run it) — on a fresh PostgreSQL database, with one webhook endpoint subscribed to `order.paid`. Measured:
+// `split`, as `start:api` + `start:worker` run it) — on a fresh PostgreSQL database, with one
+// webhook endpoint subscribed to `order.paid`. Measured:
 // - purchases/s (closed loop) and, over that window, SQL statements the service sent, rows
 //   and commits PostgreSQL counted, PostgreSQL CPU (the database's backends) and service CPU
 //   per purchase, and the service's peak RSS;

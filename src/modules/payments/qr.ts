@@ -51,7 +51,7 @@ function matrixToPng({ size, dark }: QrMatrix): Buffer {
   const header = Buffer.alloc(13)
   header.writeUInt32BE(pixels, 0)
   header.writeUInt32BE(pixels, 4)
-  header.set([1, 0, 0, 0, 0], 8) // bit depth 1, grayscale, deflate, filter types by row, no interlace
+  header.set([1, 0, 0, 0, 0], 8) // 1 bit, grayscale, deflate, a filter type per row, no interlace
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', header),

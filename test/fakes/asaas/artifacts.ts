@@ -20,7 +20,7 @@ function awaitingPayment(payment: Payment, kinds: string[], what: string): void 
 }
 
 /** Pix is enabled on PIX, BOLETO and UNDEFINED charges; the QR expires 12 months after due. */
-export async function pixQrCode(payment: Payment): Promise<Record<string, unknown>> {
+export function pixQrCode(payment: Payment): Record<string, unknown> {
   awaitingPayment(payment, ['PIX', 'BOLETO', 'UNDEFINED'], 'Pix')
   const payload = buildPixCopyPaste({
     pixKey: FAKE_PIX_KEY,
