@@ -4,6 +4,12 @@
 # only (valgrind slows the server ~50×); needs valgrind and the server's binaries.
 #   bash scripts/callgrind-postgres.sh start   # cluster on 127.0.0.1:5499
 #   bash scripts/callgrind-postgres.sh stop    # stops it and removes its files
+# CALLGRIND_PG_FLAGS adds server flags. Each statement's share of a purchase (its time under
+# valgrind follows its instructions): start with pg_stat_statements loaded, CREATE EXTENSION
+# pg_stat_statements in the postgres database, run the bench, then read the view there (with
+# one buyer, CG_BUYERS=1, the workers' batched statements run once a purchase: dearer-looking).
+#   CALLGRIND_PG_FLAGS='-c shared_preload_libraries=pg_stat_statements
+#     -c pg_stat_statements.track=all' bash scripts/callgrind-postgres.sh start
 set -euo pipefail
 DIR=${CALLGRIND_ROOT:-/tmp/vitrine-callgrind}
 PORT=${CALLGRIND_PORT:-5499}
@@ -20,7 +26,7 @@ case "${1:-}" in
     as_postgres nohup valgrind --tool=callgrind --trace-children=yes --dump-instr=no \
       --callgrind-out-file="$DIR/out/cg.%p" \
       "$BIN/postgres" -D "$DIR/data" -p "$PORT" -k "$DIR" -c listen_addresses=127.0.0.1 \
-      -c autovacuum=off >"$DIR/server.log" 2>&1 &
+      -c autovacuum=off ${CALLGRIND_PG_FLAGS:-} >"$DIR/server.log" 2>&1 &
     for _ in $(seq 60); do
       if pg_isready -q -h 127.0.0.1 -p "$PORT"; then
         echo "postgres://postgres@127.0.0.1:$PORT/postgres"
