@@ -22,7 +22,7 @@ describe('PIX QR image', () => {
       `00020101021226990014br.gov.bcb.pix2577pix.example.com.br/qr/v3/at/${'a1b2c3d4'.repeat(6)}5204000053039865406147.905802BR5915VITRINE SANDBOX6009SAO PAULO62070503***6304ABCD`,
     ],
     ['a name with accents (UTF-8 bytes)', '0002012658BR5913JOÃO DA SILVA6009SÃO PAULO6304ABCD'],
-  ])('decodes back to %s', async (_name, code) => {
+  ])('decodes back to %s', (_name, code) => {
     expect(decode(code)).toBe(code)
   })
 })
