@@ -438,6 +438,12 @@ function ordersRows(o: LaunchDayResult['orders']): string[][] {
       '',
       `p99 < 10 ms: ${mark(o.cursor.percentile(99) < 10)}`,
     ],
+    [
+      'baseline: bare Fastify, page 1',
+      `p50 ${fmt(o.bare.percentile(50), 2)} / p99 ${fmt(o.bare.percentile(99), 2)} ms`,
+      "page 1's body from a route that does nothing else, the same client: this machine's floor",
+      '',
+    ],
   ]
 }
 
@@ -513,6 +519,7 @@ function launchJson(l: NonNullable<typeof launch>) {
       first: p(r.orders.first),
       deepest: p(r.orders.deepest),
       cursor: p(r.orders.cursor),
+      bare: p(r.orders.bare),
     },
     split: l.split && {
       purchasesPerSecond: l.split.perSecond,

@@ -2,10 +2,13 @@
 // to its last byte, printed as a JSON array of milliseconds. The bench process is no place for
 // a latency client after a launch: its heap holds the launch's samples, receiver and mail sink,
 // and its collector's pauses landed in the orders list's p99 (BENCHMARKS.md, 2026-11-28).
-// Usage: node timed-client.mjs <url> <seconds> <at most>, headers as JSON in TIMED_HEADERS.
+// The first <warm-up> answers are not timed: they hold this process's own start (its first
+// connection, its code not yet compiled), not the server's steady answer.
+// Usage: node timed-client.mjs <url> <seconds> <at most> [<warm-up>], headers as JSON in
+// TIMED_HEADERS.
 import http from 'node:http'
 
-const [url, seconds, atMost] = process.argv.slice(2)
+const [url, seconds, atMost, warmUp = '0'] = process.argv.slice(2)
 const headers = JSON.parse(process.env.TIMED_HEADERS ?? '{}')
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 
@@ -19,6 +22,10 @@ function get() {
   })
 }
 
+for (let i = 0; i < Number(warmUp); i++) {
+  const status = await get()
+  if (status !== 200) throw new Error(`GET ${url}: ${status}`)
+}
 const samples = []
 const end = performance.now() + Number(seconds) * 1000
 while (performance.now() < end && samples.length < Number(atMost)) {

@@ -9,11 +9,15 @@
 //   paying transaction, so an upper bound of commit) → the receiver;
 // - the orders list at a seeded depth, one client (a process of its own: timed-client.mjs):
 //   page 1, the deepest page it answers, a page beyond any cap, and a `starting_after` cursor
-//   halfway down.
-import { execFile } from 'node:child_process'
+//   halfway down; beside them, the same client against a bare Fastify route sending page 1's
+//   body (bare-page-server.mjs): the machine's own floor for one client's p99.
+import { execFile, spawn } from 'node:child_process'
 import { randomBytes, randomInt } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import pg from 'pg'
@@ -35,6 +39,12 @@ import { startBenchSmtpSink } from '../lib/smtp-sink.ts'
 
 const PRICE_CENTS = 9790
 const TIMED_CLIENT = fileURLToPath(new URL('../lib/timed-client.mjs', import.meta.url))
+const BARE_PAGE_SERVER = fileURLToPath(new URL('../lib/bare-page-server.mjs', import.meta.url))
+/**
+ * Requests each timed client makes before it times any: its own start, and a route's first
+ * answers in the server (its code compiled on first use), are no client's steady p99.
+ */
+const TIMED_WARM_UP = 20
 const run = promisify(execFile)
 /**
  * A launch's buyers are thousands of people, each at an address of their own (through the
@@ -125,6 +135,8 @@ export interface LaunchDayResult {
     lastPageStatus: number
     lastPageError: string | null
     cursor: Latency
+    /** A bare Fastify route sending page 1's body, timed the same way: the machine's floor. */
+    bare: Latency
   } | null
 }
 
@@ -520,16 +532,17 @@ async function deepPages(
   const count = opts.orders
   const list = (query: string) => request(url, 'GET', `/api/v1/orders?${query}`, { headers })
   /** One client, sequential, in a process of its own: until `seconds` or 500 requests. */
-  const time = async (query: string) => {
+  const timeUrl = async (target: string) => {
     const { stdout } = await run(
       process.execPath,
-      [TIMED_CLIENT, `${url}/api/v1/orders?${query}`, String(Math.min(opts.seconds, 5)), '500'],
+      [TIMED_CLIENT, target, String(Math.min(opts.seconds, 5)), '500', String(TIMED_WARM_UP)],
       { env: { ...process.env, TIMED_HEADERS: JSON.stringify(headers) } },
     )
     const latency = new Latency()
     for (const ms of JSON.parse(stdout) as number[]) latency.add(ms)
     return latency
   }
+  const time = (query: string) => timeUrl(`${url}/api/v1/orders?${query}`)
   const lastPage = Math.ceil(count / PAGE_LIMIT)
   const last = await list(`page=${lastPage}&limit=${PAGE_LIMIT}`)
   // The deepest page answered: the last one, or below a cap (halving down to it).
@@ -547,15 +560,38 @@ async function deepPages(
     }
     deepestPage = low
   }
+  const first = await time(`limit=${PAGE_LIMIT}`)
+  const bare = await timeBarePage(JSON.stringify((await list(`limit=${PAGE_LIMIT}`)).body), timeUrl)
   return {
     count,
     seedSeconds,
-    first: await time(`limit=${PAGE_LIMIT}`),
+    first,
+    bare,
     deepestPage,
     deepest: await time(`page=${deepestPage}&limit=${PAGE_LIMIT}`),
     lastPage,
     lastPageStatus: last.status,
     lastPageError: last.status === 200 ? null : String(last.body?.error),
     cursor: await time(`starting_after=${middleId}&limit=${PAGE_LIMIT}`),
+  }
+}
+
+/** `time` against a bare Fastify route (its own process) that sends `body` and nothing else. */
+async function timeBarePage(body: string, time: (url: string) => Promise<Latency>) {
+  const dir = await mkdtemp(join(tmpdir(), 'vitrine-bare-page-'))
+  const file = join(dir, 'page.json')
+  await writeFile(file, body)
+  const server = spawn(process.execPath, [BARE_PAGE_SERVER, file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      server.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()))
+      server.once('exit', (code) => reject(new Error(`bare page server exited: ${code}`)))
+    })
+    return await time(`http://127.0.0.1:${port}/`)
+  } finally {
+    server.kill()
+    await rm(dir, { recursive: true, force: true })
   }
 }
