@@ -1,7 +1,7 @@
 // The orders list's same-run baseline: a bare Fastify route in a process of its own that sends
 // one fixed body (the page the service answered) and does nothing else. Timed by the same
-// one-client process as the list, its p99 is this machine's floor for one client's requests:
-// scheduling, the loopback and the two processes' collectors, with no database and no code of ours.
+// one-client process as the list, its p99 is this machine's floor for one client's requests
+// (scheduling, the loopback, two processes' collectors), with no database and no code of ours.
 // Usage: node bare-page-server.mjs <file holding the body>; prints its port, serves until killed.
 import { readFileSync } from 'node:fs'
 import Fastify from 'fastify'
