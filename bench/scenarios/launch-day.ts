@@ -13,11 +13,8 @@
 //   body (bare-page-server.mjs): the machine's own floor for one client's p99.
 import { execFile, spawn } from 'node:child_process'
 import { randomBytes, randomInt } from 'node:crypto'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import pg from 'pg'
@@ -578,10 +575,8 @@ async function deepPages(
 
 /** `time` against a bare Fastify route (its own process) that sends `body` and nothing else. */
 async function timeBarePage(body: string, time: (url: string) => Promise<Latency>) {
-  const dir = await mkdtemp(join(tmpdir(), 'vitrine-bare-page-'))
-  const file = join(dir, 'page.json')
-  await writeFile(file, body)
-  const server = spawn(process.execPath, [BARE_PAGE_SERVER, file], {
+  const server = spawn(process.execPath, [BARE_PAGE_SERVER], {
+    env: { ...process.env, BARE_PAGE_BODY: body },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   try {
@@ -592,6 +587,5 @@ async function timeBarePage(body: string, time: (url: string) => Promise<Latency
     return await time(`http://127.0.0.1:${port}/`)
   } finally {
     server.kill()
-    await rm(dir, { recursive: true, force: true })
   }
 }
