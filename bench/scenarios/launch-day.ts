@@ -557,19 +557,22 @@ async function deepPages(
     }
     deepestPage = low
   }
+  // Timed one after another, the bare route right after page 1, whose body it sends.
   const first = await time(`limit=${PAGE_LIMIT}`)
   const bare = await timeBarePage(JSON.stringify((await list(`limit=${PAGE_LIMIT}`)).body), timeUrl)
+  const deepest = await time(`page=${deepestPage}&limit=${PAGE_LIMIT}`)
+  const cursor = await time(`starting_after=${middleId}&limit=${PAGE_LIMIT}`)
   return {
     count,
     seedSeconds,
     first,
     bare,
     deepestPage,
-    deepest: await time(`page=${deepestPage}&limit=${PAGE_LIMIT}`),
+    deepest,
     lastPage,
     lastPageStatus: last.status,
     lastPageError: last.status === 200 ? null : String(last.body?.error),
-    cursor: await time(`starting_after=${middleId}&limit=${PAGE_LIMIT}`),
+    cursor,
   }
 }
 
