@@ -576,8 +576,8 @@ async function deepPages(
   }
 }
 
-/** `time` against a bare Fastify route (its own process) that sends `body` and nothing else. */
-async function timeBarePage(body: string, time: (url: string) => Promise<Latency>) {
+/** `timeUrl` against a bare Fastify route (its own process) that sends `body` and nothing else. */
+async function timeBarePage(body: string, timeUrl: (url: string) => Promise<Latency>) {
   const server = spawn(process.execPath, [BARE_PAGE_SERVER], {
     env: { ...process.env, BARE_PAGE_BODY: body },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -587,7 +587,7 @@ async function timeBarePage(body: string, time: (url: string) => Promise<Latency
       server.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()))
       server.once('exit', (code) => reject(new Error(`bare page server exited: ${code}`)))
     })
-    return await time(`http://127.0.0.1:${port}/`)
+    return await timeUrl(`http://127.0.0.1:${port}/`)
   } finally {
     server.kill()
   }
