@@ -2,12 +2,19 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
+import { type CompiledQuery, Kysely, PostgresDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
 import { collectHooks } from './after-commit.ts'
 import type { DB } from './db-schema.ts'
+import { Coalescer } from './pg-coalescer.ts'
 import { sharedListener } from './pg-listener.ts'
-import { PreparedRun, type TypeParserOf } from './pg-prepared.ts'
+import { PipelinedRuns } from './pg-pipeline.ts'
+import {
+  PreparedRun,
+  type RunResult,
+  type TypeParserOf,
+  type WireConnection,
+} from './pg-prepared.ts'
 import { timestamptzParser } from './pg-timestamp.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 
@@ -144,6 +151,25 @@ class PreparingClient extends pg.Client {
     return super.query(config, values, callback)
   }
 
+  /**
+   * The statement's run for a pipeline (kit/pg-pipeline.ts), outside a transaction; null when
+   * it cannot go in one on this connection yet (not prepared, described and typed here).
+   */
+  pipelineMember(text: string, values: readonly unknown[]): PreparedRun | null {
+    if (this.tx !== 'none') return null
+    const name = this.nameOf(text, values)
+    const wire = this.connection as unknown as WireConnection
+    if (!name || !PreparedRun.readyOn(wire, name)) return null
+    return new PreparedRun(name, text, [...values], this.parserOf)
+  }
+
+  /** The members in one round trip and one implicit transaction: each one's own result. */
+  runPipeline(members: PreparedRun[]): Promise<Promise<RunResult>[]> {
+    const pipeline = new PipelinedRuns(members)
+    super.query(pipeline as unknown as pg.Submittable)
+    return pipeline.promise
+  }
+
   /** Drops a held `begin` of a transaction that never ran a statement (pool release). */
   forgetHeldBegin() {
     this.tx = 'none'
@@ -183,7 +209,7 @@ class PreparingClient extends pg.Client {
   }
 
   /** The prepared-statement name of a parameterized text; null: it runs unnamed. */
-  private nameOf(config: unknown, values: unknown[] | undefined): string | null {
+  private nameOf(config: unknown, values: readonly unknown[] | undefined): string | null {
     if (typeof config !== 'string' || !Array.isArray(values) || values.length === 0) return null
     if (config.startsWith(PLANNED_EACH_RUN)) return null
     let name = preparedNames.get(config)
@@ -256,6 +282,7 @@ export async function openDatabase(opts: {
     }
     const pool = poolOf(opts.poolSize ?? 10)
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+    if (opts.preparedStatements !== false) coalescers.set(db, new Coalescer(pool))
     const relaxed = new Kysely<DB>({
       dialect: new PostgresDialect({ pool: poolOf(RELAXED_POOL, '-c synchronous_commit=off') }),
     })
@@ -316,6 +343,19 @@ export async function openDatabase(opts: {
     dump: () => db.connection().execute(() => pglite.dumpDataDir('none')),
     close: () => db.destroy(),
   }
+}
+
+const coalescers = new WeakMap<Db, Coalescer>()
+
+/**
+ * Runs a statement that is its own transaction, on PostgreSQL together with others that wait
+ * for a connection at the same moment (kit/pg-coalescer.ts): for writes that can share a
+ * transaction with another caller's and that, refused, leave nothing. PGlite: as any statement.
+ */
+export async function runTogether<Row>(db: Db, query: CompiledQuery): Promise<{ rows: Row[] }> {
+  const coalescer = coalescers.get(db)
+  if (!coalescer) return db.executeQuery<Row>(query)
+  return (await coalescer.run(query)) as unknown as { rows: Row[] }
 }
 
 /**

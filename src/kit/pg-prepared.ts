@@ -26,7 +26,7 @@ interface Shape {
 }
 
 /** What pg's client exposes to a submittable (its Connection), as far as a run uses it. */
-interface WireConnection {
+export interface WireConnection {
   stream: { cork?(): void; uncork?(): void }
   once(event: 'parameterDescription', listener: (message: { dataTypeIDs: number[] }) => void): void
   off(event: 'parameterDescription', listener: (message: { dataTypeIDs: number[] }) => void): void
@@ -102,17 +102,29 @@ export class PreparedRun {
     })
   }
 
-  /** Writes the run's messages; an error returned here is reported through handleError. */
-  submit(connection: WireConnection): Error | null {
+  /**
+   * True when a statement can run in a pipeline on this connection (kit/pg-pipeline.ts): parsed
+   * there, its columns known there and its parameters' types known, so that its run is a Bind
+   * and an Execute whose every answer belongs to it.
+   */
+  static readyOn(connection: WireConnection, name: string): boolean {
+    return (
+      connection.parsedStatements[name] !== undefined &&
+      shapesOf.get(connection)?.has(name) === true &&
+      encodersOf.has(name)
+    )
+  }
+
+  /** The parameters as they go on the wire; throws a value's conversion error. */
+  wireValues(): unknown[] {
     const encoders = encodersOf.get(this.name)
-    let values: unknown[]
-    try {
-      values = encoders
-        ? this.values.map((value, i) => encoders[i]?.(value) ?? prepareValue(value))
-        : this.values.map(prepareValue)
-    } catch (error) {
-      return error as Error
-    }
+    return encoders
+      ? this.values.map((value, i) => encoders[i]?.(value) ?? prepareValue(value))
+      : this.values.map(prepareValue)
+  }
+
+  /** Reads the connection's known columns of the statement (none yet: it will be described). */
+  private attach(connection: WireConnection) {
     let shapes = shapesOf.get(connection)
     if (!shapes) {
       shapes = new Map()
@@ -120,8 +132,29 @@ export class PreparedRun {
     }
     this.shapes = shapes
     this.shape = shapes.get(this.name)
+  }
+
+  /**
+   * Writes a pipeline member's Bind and Execute (no Sync: the pipeline's) with `values` from
+   * wireValues; only for a statement `readyOn` the connection.
+   */
+  writeInPipeline(connection: WireConnection, values: unknown[]) {
+    this.attach(connection)
+    connection.bind({ statement: this.name, values })
+    connection.execute({})
+  }
+
+  /** Writes the run's messages; an error returned here is reported through handleError. */
+  submit(connection: WireConnection): Error | null {
+    let values: unknown[]
+    try {
+      values = this.wireValues()
+    } catch (error) {
+      return error as Error
+    }
+    this.attach(connection)
     const describe = !this.shape
-    if (describe && !encoders) this.listenForTypes(connection)
+    if (describe && !encodersOf.has(this.name)) this.listenForTypes(connection)
     connection.stream.cork?.()
     try {
       if (this.opensTransaction) {

@@ -8,7 +8,7 @@
 // committed (`onCommit`: the outbox rows it wrote born leased to this process's workers).
 import { CompiledQuery, type OperationNodeSource, type RawBuilder, sql } from 'kysely'
 import { afterCommit } from './after-commit.ts'
-import { ENDS_TRANSACTION, type Executor } from './db.ts'
+import { type Db, ENDS_TRANSACTION, type Executor, runTogether } from './db.ts'
 import { compiler, type Fragment } from './template.ts'
 
 export interface Part {
@@ -129,17 +129,21 @@ const handedOver = (parts: Part[]) =>
 /**
  * Runs the parts as one statement; the rows of `select`. `endsTransaction`: the statement is its
  * transaction's last, and commits it (kit/db.ts ENDS_TRANSACTION): nothing may run in the
- * transaction after it, and nothing the caller does after it may fail.
+ * transaction after it, and nothing the caller does after it may fail. `together`: on the pool,
+ * the statement may share its transaction with other callers' (kit/db.ts runTogether).
  */
 export async function writeParts<Row = never>(
   db: Executor,
   parts: Part[],
   select?: RawBuilder<Row> | Fragment,
-  { endsTransaction = false } = {},
+  { endsTransaction = false, together = false } = {},
 ): Promise<Row[]> {
   if (!parts.length) return []
   const statement = partsStatement(parts, select, endsTransaction && db.isTransaction)
-  const { rows } = await db.executeQuery<Row>(statement)
+  const { rows } =
+    together && !db.isTransaction
+      ? await runTogether<Row>(db as Db, statement)
+      : await db.executeQuery<Row>(statement)
   const takers = handedOver(parts)
   if (!takers.length) return rows
   const marked = rows as Record<string, unknown>[]

@@ -84,26 +84,32 @@ function writeOrder(db: Executor, deps: Deps, input: Parameters<typeof openOrder
     },
   ])
   // The order last: its buyer_id reads the buyer part. Nothing is read back (SELECT 1): the
-  // checkout has every value it wrote.
-  return writeParts(db, [
-    ...buyer.parts,
-    // Only a buyer created here gets the access mail (with the link written beside it).
-    ...mailParts(deps, [accessMail], buyer.isNew),
-    ...shareParts(db, deps, order, input.shares),
-    ...orderCreated.parts,
-    openCheckPart(deps, { id: order.id, kind: 'charge', at: input.charge?.lookAt }),
-    ...(input.sessionId
-      ? [
-          convertedPart({
-            sessionId: input.sessionId,
-            productId: order.product_id,
-            orderId: order.id,
-          }),
-        ]
-      : []),
-    orderPart({ ...order, buyer_id: buyer.id, ...commissionFields(input.shares) }),
-    ...(input.charge ? [input.charge.part] : []),
-  ])
+  // checkout has every value it wrote. Alone in its transaction, it may share it with other
+  // buyers' checkouts (kit/pg-coalescer.ts): refused, it is run again alone.
+  return writeParts(
+    db,
+    [
+      ...buyer.parts,
+      // Only a buyer created here gets the access mail (with the link written beside it).
+      ...mailParts(deps, [accessMail], buyer.isNew),
+      ...shareParts(db, deps, order, input.shares),
+      ...orderCreated.parts,
+      openCheckPart(deps, { id: order.id, kind: 'charge', at: input.charge?.lookAt }),
+      ...(input.sessionId
+        ? [
+            convertedPart({
+              sessionId: input.sessionId,
+              productId: order.product_id,
+              orderId: order.id,
+            }),
+          ]
+        : []),
+      orderPart({ ...order, buyer_id: buyer.id, ...commissionFields(input.shares) }),
+      ...(input.charge ? [input.charge.part] : []),
+    ],
+    undefined,
+    { together: true },
+  )
 }
 
 /** The order's buyer came back null: another statement created the e-mail meanwhile. */

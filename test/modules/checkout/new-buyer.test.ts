@@ -1,5 +1,6 @@
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { withTx } from '../../../src/kit/db.ts'
+import { openDatabase, withTx } from '../../../src/kit/db.ts'
 import { signupCreator } from '../../setup/actors.ts'
 import { blockedOnALock } from '../../setup/database.ts'
 import { checkout, createProduct } from '../../setup/purchase.ts'
@@ -16,6 +17,12 @@ afterAll(() => svc?.stop())
 
 const usersOf = (email: string) =>
   svc.deps.db.selectFrom('users').select('id').where('email', '=', email).execute()
+const ordersOf = (email: string) =>
+  svc.deps.db
+    .selectFrom('orders')
+    .select(['buyer_id', sql<string>`xmin::text`.as('xmin')])
+    .where('buyer_email', '=', email)
+    .execute()
 const accessMailsTo = (email: string) =>
   svc.deps.db
     .selectFrom('emails')
@@ -90,5 +97,42 @@ describe(`a checkout's new buyer (${engine})`, () => {
         .executeTakeFirstOrThrow()
       expect(order.buyer_id).toBe(buyerId)
       expect(await accessMailsTo(email)).toEqual([])
+    })
+
+  // Checkouts waiting for a connection go together, one transaction (kit/pg-coalescer.ts): with
+  // one connection for a dozen buyers, most of them do.
+  if (engine === 'postgres')
+    it('checkouts sharing transactions for want of connections: one buyer an e-mail, every order', async () => {
+      const narrowDb = await openDatabase({ databaseUrl: svc.testDb.url!, poolSize: 1 })
+      const narrow = await startTestService({}, { ...svc.testDb, database: narrowDb })
+      try {
+        const stamp = Date.now()
+        const shared = `juntos-${stamp}@example.com`
+        const own = Array.from({ length: 6 }, (_, i) => `junto-${i}-${stamp}@example.com`)
+        const emails = [...Array(6).fill(shared), ...own]
+        const results = await Promise.all(
+          emails.map((email) => checkout(narrow.api, productId, { email })),
+        )
+        expect(results.map((r) => r.status)).toEqual(Array(emails.length).fill(201))
+        const users = await usersOf(shared)
+        expect(users).toHaveLength(1)
+        const orders = await ordersOf(shared)
+        expect(orders.map((o) => o.buyer_id)).toEqual(Array(6).fill(users[0]!.id))
+        expect(await accessMailsTo(shared)).toHaveLength(1)
+        const xmins = [...orders.map((o) => o.xmin)]
+        for (const email of own) {
+          const [buyer, ...others] = await usersOf(email)
+          expect(others).toEqual([])
+          const mine = await ordersOf(email)
+          expect(mine.map((o) => o.buyer_id)).toEqual([buyer!.id])
+          expect(await accessMailsTo(email)).toEqual([{ dedupe_key: `access:${buyer!.id}` }])
+          xmins.push(mine[0]!.xmin)
+        }
+        // Some orders were written in one transaction: the path above was taken.
+        expect(new Set(xmins).size).toBeLessThan(emails.length)
+      } finally {
+        await narrow.stop()
+        await narrowDb.close()
+      }
     })
 })

@@ -1,0 +1,124 @@
+// Statements that wait for a connection at the same moment share one transaction on PostgreSQL
+// (kit/pg-coalescer.ts, kit/pg-pipeline.ts); a refused one fails alone.
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Database, openDatabase, withTx } from '../../src/kit/db.ts'
+import { writeParts } from '../../src/kit/statement.ts'
+import { createTestDatabase, engine, type TestDatabase } from '../setup/database.ts'
+
+let testDb: TestDatabase
+/** The database of one pooled connection (PostgreSQL), or the test's PGlite. */
+let one: Database
+
+beforeAll(async () => {
+  testDb = await createTestDatabase({ empty: true })
+  one = testDb.url ? await openDatabase({ databaseUrl: testDb.url, poolSize: 1 }) : testDb.database
+  await sql`CREATE TABLE written (id int PRIMARY KEY, xid bigint NOT NULL)`.execute(one.db)
+})
+afterAll(async () => {
+  if (one !== testDb.database) await one.close()
+  await testDb?.drop()
+})
+
+/**
+ * Writes row `id` with the id of the transaction it ran in, after `sleep` seconds; `fail`: a
+ * statement refused (division by zero). One statement text, prepared once on a connection.
+ */
+const write = (id: number, { fail = false, sleep = 0 } = {}) =>
+  writeParts(
+    one.db,
+    [
+      {
+        name: 'row',
+        query: sql`INSERT INTO written (id, xid)
+          SELECT ${id}, txid_current() / ${fail ? 0 : 1} FROM pg_sleep(${sleep})`,
+      },
+    ],
+    undefined,
+    { together: true },
+  )
+
+/** Runs `calls` while the pool's one connection is held, then lets it go. */
+async function whileHeld<T>(calls: () => Promise<T>[]): Promise<PromiseSettledResult<T>[]> {
+  let release!: () => void
+  const held = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  let started!: () => void
+  const holding = new Promise<void>((resolve) => {
+    started = resolve
+  })
+  const holder = withTx(one.db, async (tx) => {
+    await sql`SELECT 1`.execute(tx)
+    started()
+    await held
+  })
+  await holding
+  const settled = Promise.allSettled(calls())
+  release()
+  await holder
+  return settled
+}
+
+const rows = async (ids: number[]) =>
+  (
+    await sql<{ id: number; xid: string }>`
+      SELECT id, xid::text FROM written WHERE id = ANY(${ids}) ORDER BY id`.execute(one.db)
+  ).rows
+
+describe(`statements written together (${engine})`, () => {
+  it('each resolves with its own rows, and a refused one fails alone: the others commit', async () => {
+    await write(1) // prepared on the connection: from now on it may go in a pipeline
+    await write(2, { fail: true }).catch(() => {})
+    const results = await whileHeld(() => [
+      write(10),
+      write(11),
+      write(12, { fail: true }),
+      write(13),
+    ])
+    expect(results.map((r) => r.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ])
+    expect((results[2] as PromiseRejectedResult).reason.code).toBe('22012')
+    expect((await rows([10, 11, 12, 13])).map((r) => r.id)).toEqual([10, 11, 13])
+  })
+
+  if (engine === 'postgres') {
+    it('shares one transaction among the statements that waited for the connection', async () => {
+      await write(20)
+      const results = await whileHeld(() => [write(21), write(22), write(23)])
+      expect(results.every((r) => r.status === 'fulfilled')).toBe(true)
+      const xids = (await rows([20, 21, 22, 23])).map((r) => r.xid)
+      expect(new Set(xids.slice(1)).size).toBe(1)
+      expect(xids[0]).not.toBe(xids[1])
+    })
+
+    it('runs each alone again once one is refused: no two of them share a transaction', async () => {
+      await write(30, { fail: true }).catch(() => {})
+      const results = await whileHeld(() => [write(31), write(32, { fail: true }), write(33)])
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+      const xids = (await rows([31, 33])).map((r) => r.xid)
+      expect(new Set(xids).size).toBe(2)
+    })
+
+    it('when the server ends the session, tells each caller and runs none again', async () => {
+      await write(40)
+      const results = whileHeld(() => [write(41), write(42, { sleep: 5 })])
+      // The pipeline's backend, asleep in its second statement, is terminated.
+      const admin = testDb.database.db
+      for (let terminated = 0; !terminated; ) {
+        const { rows } = await sql<{ n: number }>`
+          SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+          WHERE wait_event = 'PgSleep' AND datname = current_database()`.execute(admin)
+        terminated = rows[0]!.n
+      }
+      expect((await results).map((r) => r.status)).toEqual(['rejected', 'rejected'])
+      expect(await rows([41, 42])).toEqual([])
+      await write(43) // the pool opened a new connection
+      expect((await rows([43])).map((r) => r.id)).toEqual([43])
+    })
+  }
+})
