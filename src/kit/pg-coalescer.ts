@@ -8,7 +8,7 @@
 // statement's error is its own and every other one commits as if it had gone alone.
 import type { CompiledQuery } from 'kysely'
 import type pg from 'pg'
-import type { PipelineFailed } from './pg-pipeline.ts'
+import { keepsConnection, type PipelineFailed } from './pg-pipeline.ts'
 import type { PreparedRun, RunResult } from './pg-prepared.ts'
 
 /** At most this many statements a pipeline: a transaction's locks are held until its end. */
@@ -61,7 +61,9 @@ export class Coalescer {
   }
 
   private async send(client: PipeliningClient, calls: Call[]) {
+    /** The connection failed: it is dropped, and the calls not yet sent wait for another. */
     let broken: Error | undefined
+    let unsent: Call[] = []
     try {
       const members = calls.map((call) =>
         client.pipelineMember(call.query.sql, call.query.parameters),
@@ -82,26 +84,31 @@ export class Coalescer {
           if (failed.rolledBack) alone = calls
           else {
             // Committed or not, nobody knows: each caller hears so, as from a lone statement.
-            broken = failed.cause as Error
             for (const call of together) call.reject(failed.cause)
+            broken = failed.cause as Error
+            unsent = alone
+            return
           }
         }
       }
-      if (broken) {
-        // Never sent: they wait for another connection.
-        this.waiting.unshift(...alone)
-        this.ask()
-        return
-      }
-      for (const call of alone) {
+      for (const [i, call] of alone.entries()) {
         try {
           call.resolve(await client.query(call.query.sql, [...call.query.parameters]))
         } catch (error) {
           call.reject(error)
+          if (!keepsConnection(error)) {
+            broken = error as Error
+            unsent = alone.slice(i + 1)
+            return
+          }
         }
       }
     } finally {
       client.release(broken)
+      if (unsent.length) {
+        this.waiting.unshift(...unsent)
+        this.ask()
+      }
     }
   }
 }

@@ -22,12 +22,12 @@ export class PipelineFailed extends Error {
 }
 
 /**
- * The server refused a statement or the commit and kept the connection: the implicit
- * transaction rolled back. Not a connection's failure, nor a session the server ended (SQLSTATE
- * 57P…: shut down, terminated; 08…: the connection), which may come after the commit.
- * Severity is not read: PostgreSQL translates it.
+ * The server refused a statement or the commit and kept the connection (in a pipeline: the
+ * implicit transaction rolled back). Not a connection's failure, nor a session the server ended
+ * (SQLSTATE 57P…: shut down, terminated; 08…: the connection), which may come after the
+ * commit. Severity is not read: PostgreSQL translates it.
  */
-function abortedOnly(error: unknown): boolean {
+export function keepsConnection(error: unknown): boolean {
   if (!(error instanceof pg.DatabaseError)) return false
   const code = error.code ?? ''
   return code !== '' && !code.startsWith('57P') && !code.startsWith('08')
@@ -97,7 +97,7 @@ export class PipelinedRuns {
       this.settle.reject(error)
       return
     }
-    this.settle.reject(new PipelineFailed(error, abortedOnly(error)))
+    this.settle.reject(new PipelineFailed(error, keepsConnection(error)))
   }
 
   handleEmptyQuery() {}
