@@ -60,6 +60,16 @@ async function whileHeld<T>(calls: () => Promise<T>[]): Promise<PromiseSettledRe
   return settled
 }
 
+/** Terminates, from the test's other pool, the backend asleep in a statement once there is one. */
+async function terminateSleeper() {
+  for (let terminated = 0; !terminated; ) {
+    const { rows } = await sql<{ n: number }>`
+      SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+      WHERE wait_event = 'PgSleep' AND datname = current_database()`.execute(testDb.database.db)
+    terminated = rows[0]!.n
+  }
+}
+
 const rows = async (ids: number[]) =>
   (
     await sql<{ id: number; xid: string }>`
@@ -108,17 +118,32 @@ describe(`statements written together (${engine})`, () => {
       await write(40)
       const results = whileHeld(() => [write(41), write(42, { sleep: 5 })])
       // The pipeline's backend, asleep in its second statement, is terminated.
-      const admin = testDb.database.db
-      for (let terminated = 0; !terminated; ) {
-        const { rows } = await sql<{ n: number }>`
-          SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
-          WHERE wait_event = 'PgSleep' AND datname = current_database()`.execute(admin)
-        terminated = rows[0]!.n
-      }
+      await terminateSleeper()
       expect((await results).map((r) => r.status)).toEqual(['rejected', 'rejected'])
       expect(await rows([41, 42])).toEqual([])
       await write(43) // the pool opened a new connection
       expect((await rows([43])).map((r) => r.id)).toEqual([43])
+    })
+
+    it('when the connection is lost under a lone statement, the ones not sent go on another', async () => {
+      await write(50)
+      // A text new to the connection goes alone, after the sleeping one (alone too then).
+      const fresh = (id: number) =>
+        writeParts(
+          one.db,
+          [
+            {
+              name: 'row',
+              query: sql`INSERT INTO written (id, xid) VALUES (${id}, txid_current())`,
+            },
+          ],
+          undefined,
+          { together: true },
+        )
+      const results = whileHeld(() => [write(51, { sleep: 5 }), fresh(52)])
+      await terminateSleeper()
+      expect((await results).map((r) => r.status)).toEqual(['rejected', 'fulfilled'])
+      expect((await rows([51, 52])).map((r) => r.id)).toEqual([52])
     })
   }
 })
