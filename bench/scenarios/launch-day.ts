@@ -589,6 +589,8 @@ async function timeBarePage(body: string, timeUrl: (url: string) => Promise<Late
     })
     return await timeUrl(`http://127.0.0.1:${port}/`)
   } finally {
-    server.kill()
+    // Gone before the next series is timed: its exit must not land in those samples.
+    const exited = new Promise((resolve) => server.once('exit', resolve))
+    if (server.kill()) await exited
   }
 }

@@ -69,8 +69,8 @@ export class Coalescer {
         client.pipelineMember(call.query.sql, call.query.parameters),
       )
       const ready = members.filter((member): member is PreparedRun => member !== null)
-      // Alone: a statement with no other, or one not yet prepared on this connection (once a
-      // connection a statement).
+      // Alone: a statement with no other, or one not yet prepared on this connection (its first
+      // run there, which prepares it).
       let alone = ready.length > 1 ? calls.filter((_, i) => !members[i]) : calls
       if (ready.length > 1) {
         const together = calls.filter((_, i) => members[i])

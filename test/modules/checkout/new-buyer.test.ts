@@ -119,7 +119,7 @@ describe(`a checkout's new buyer (${engine})`, () => {
         const orders = await ordersOf(shared)
         expect(orders.map((o) => o.buyer_id)).toEqual(Array(6).fill(users[0]!.id))
         expect(await accessMailsTo(shared)).toHaveLength(1)
-        const xmins = [...orders.map((o) => o.xmin)]
+        const xmins = orders.map((o) => o.xmin)
         for (const email of own) {
           const [buyer, ...others] = await usersOf(email)
           expect(others).toEqual([])
