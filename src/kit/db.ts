@@ -274,6 +274,10 @@ export async function openDatabase(opts: {
           }) as typeof pg.types.getTypeParser,
         },
       })
+      // An idle connection the server ended (a restart, an idle timeout) is dropped by the pool,
+      // which then emits the error: heard here, else it would end the process. The next
+      // statement opens another connection.
+      pool.on('error', () => {})
       // A connection goes back without a transaction it may have left unsent.
       pool.on('release', (_error, client) => {
         if (client instanceof PreparingClient) client.forgetHeldBegin()
@@ -306,6 +310,9 @@ export async function openDatabase(opts: {
       listen: sharedListener(opts.databaseUrl),
       close: async () => {
         await Promise.all([db.destroy(), relaxed.destroy()])
+        // Kysely ends the pool only if it ever took a connection from it: the coalescer takes
+        // its own without it.
+        if (!pool.ending) await pool.end()
       },
     }
   }

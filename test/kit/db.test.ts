@@ -243,6 +243,24 @@ describe(`database layer (${engine})`, () => {
       }
     })
 
+  // A server restart or an idle timeout ends idle connections: without the pool's error
+  // listener, pg's pool would throw its error out of the socket's event, ending the process.
+  if (engine === 'postgres')
+    it('drops an idle connection the server ended, and opens another for the next statement', async () => {
+      const one = await openDatabase({ databaseUrl: testDb.url, poolSize: 1 })
+      const backend = async () =>
+        (await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid, ${1}::int`.execute(one.db))
+          .rows[0]!.pid
+      try {
+        const first = await backend()
+        await sql`SELECT pg_terminate_backend(${first})`.execute(testDb.database.db)
+        await new Promise((r) => setTimeout(r, 200))
+        expect(await backend()).not.toBe(first)
+      } finally {
+        await one.close()
+      }
+    })
+
   // DATABASE_POOL_SIZE reaches the pool a service opens: statements beyond it wait in the
   // service, not inside PostgreSQL (docs/ARCHITECTURE.md, "Few connections").
   if (engine === 'postgres')
