@@ -8,13 +8,15 @@ import { collectHooks } from './after-commit.ts'
 import type { DB } from './db-schema.ts'
 import { Coalescer } from './pg-coalescer.ts'
 import { sharedListener } from './pg-listener.ts'
-import { PipelinedRuns } from './pg-pipeline.ts'
+import { type Around, PipelinedRuns } from './pg-pipeline.ts'
 import {
+  ENDS_TRANSACTION,
   PreparedRun,
   type RunResult,
   type TypeParserOf,
   type WireConnection,
 } from './pg-prepared.ts'
+import { type Body, SharedTransactions } from './pg-shared-tx.ts'
 import { timestamptzParser } from './pg-timestamp.ts'
 import { PGliteDialect } from './pglite-dialect.ts'
 
@@ -98,14 +100,7 @@ export const PLANNED_EACH_RUN = '/* planned each run */ '
 const MAX_PREPARED = 2_000
 const preparedNames = new Map<string, string>()
 
-/**
- * The start of a statement that ends its transaction (writeParts' `endsTransaction`): its COMMIT
- * goes with it, in one round trip (kit/pg-prepared.ts), and withTx's COMMIT is answered at once;
- * a transaction of that one statement sends no BEGIN or COMMIT at all. Nothing may run in the
- * transaction after it (refused), and nothing after it may fail: a failure then finds the
- * transaction committed, as a COMMIT whose answer was lost would. PGlite runs it as any other.
- */
-export const ENDS_TRANSACTION = '/* ends its transaction */ '
+export { ENDS_TRANSACTION }
 
 /** Where a PreparingClient's transaction stands. */
 type TxState =
@@ -163,9 +158,12 @@ class PreparingClient extends pg.Client {
     return new PreparedRun(name, text, [...values], this.parserOf)
   }
 
-  /** The members in one round trip and one implicit transaction: each one's own result. */
-  runPipeline(members: PreparedRun[]): Promise<Promise<RunResult>[]> {
-    const pipeline = new PipelinedRuns(members)
+  /**
+   * The members in one round trip: one implicit transaction, or part of an explicit one that
+   * `around` may open and close. Each member's own result.
+   */
+  runPipeline(members: PreparedRun[], around?: Around): Promise<Promise<RunResult>[]> {
+    const pipeline = new PipelinedRuns(members, around)
     super.query(pipeline as unknown as pg.Submittable)
     return pipeline.promise
   }
@@ -286,7 +284,10 @@ export async function openDatabase(opts: {
     }
     const pool = poolOf(opts.poolSize ?? 10)
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
-    if (opts.preparedStatements !== false) coalescers.set(db, new Coalescer(pool))
+    if (opts.preparedStatements !== false) {
+      coalescers.set(db, new Coalescer(pool))
+      sharers.set(db, new SharedTransactions(pool, (fn) => withTx(db, fn), sharedBy))
+    }
     const relaxed = new Kysely<DB>({
       dialect: new PostgresDialect({ pool: poolOf(RELAXED_POOL, '-c synchronous_commit=off') }),
     })
@@ -310,8 +311,8 @@ export async function openDatabase(opts: {
       listen: sharedListener(opts.databaseUrl),
       close: async () => {
         await Promise.all([db.destroy(), relaxed.destroy()])
-        // Kysely ends the pool only if it ever took a connection from it: the coalescer takes
-        // its own without it.
+        // Kysely ends the pool only if it ever took a connection from it: the coalescers take
+        // theirs without it.
         if (!pool.ending) await pool.end()
       },
     }
@@ -363,6 +364,25 @@ export async function runTogether<Row>(db: Db, query: CompiledQuery): Promise<{ 
   const coalescer = coalescers.get(db)
   if (!coalescer) return db.executeQuery<Row>(query)
   return (await coalescer.run(query)) as unknown as { rows: Row[] }
+}
+
+const sharers = new WeakMap<Db, SharedTransactions>()
+/** Each caller's transaction taking part in a shared one (withTxTogether): that shared one. */
+const sharedBy = new WeakMap<Tx, object>()
+
+/** The database transaction `tx` runs in: the one it shares with others', else its own. */
+export const transactionOf = (tx: Tx): object => sharedBy.get(tx) ?? tx
+
+/**
+ * withTx for a transaction that may share one database transaction with others waiting for a
+ * connection at the same moment (kit/pg-shared-tx.ts): for a short transaction run at a high
+ * rate, all of whose writes may commit with other callers' and which, refused, may run again.
+ * `fn` may run twice: once in the shared transaction, which rolls back, then alone. PGlite, or
+ * unprepared statements: withTx.
+ */
+export function withTxTogether<T>(db: Db, fn: Body<T>): Promise<T> {
+  const sharer = sharers.get(db)
+  return sharer ? sharer.run(fn) : withTx(db, fn)
 }
 
 /**

@@ -1,24 +1,78 @@
-// Statements that are each their own transaction (a checkout's order, say), arriving while every
-// pooled connection is busy, go together when one frees: one write, one round trip, one commit
-// for all of them (kit/pg-pipeline.ts), where each alone paid its own (issue 13). A statement
-// that finds a connection free waits for nothing more than before; under load it waits, as
-// before, for a connection, and shares it with those that waited beside it. Together they are
-// one transaction: a later one sees an earlier one's rows, as it would once that committed.
-// When PostgreSQL refuses one, all of them roll back and each runs again alone, so one
-// statement's error is its own and every other one commits as if it had gone alone.
+// Statements that are each their own transaction (a checkout's order, say), arriving while
+// others are on their way, go together on the next connection: one write, one round trip, one
+// commit for all of them (kit/pg-pipeline.ts), where each alone paid its own (issue 13). A
+// statement arriving when none is on its way goes at once; under load it waits for the ones on
+// their way (a few milliseconds) and shares a connection with those that waited beside it.
+// Together they are one transaction: a later one sees an earlier one's rows, as it would once
+// that committed. When PostgreSQL refuses one, all of them roll back and each runs again alone,
+// so one statement's error is its own and every other one commits as if it had gone alone.
+// Never from inside a transaction: one waiting on it here could wait for its own locks.
 import type { CompiledQuery } from 'kysely'
 import type pg from 'pg'
-import { keepsConnection, type PipelineFailed } from './pg-pipeline.ts'
+import { type Around, keepsConnection, type PipelineFailed } from './pg-pipeline.ts'
 import type { PreparedRun, RunResult } from './pg-prepared.ts'
 
-/** At most this many statements a pipeline: a transaction's locks are held until its end. */
-const MAX_TOGETHER = 8
+/** At most this many callers together: a transaction's locks are held until its end. */
+export const MAX_TOGETHER = 8
 
 /** What a pooled connection must offer (kit/db.ts PreparingClient). */
 export interface PipeliningClient extends pg.PoolClient {
   /** The statement's run for a pipeline on this connection; null: it must go alone. */
   pipelineMember(text: string, values: readonly unknown[]): PreparedRun | null
-  runPipeline(members: PreparedRun[]): Promise<Promise<RunResult>[]>
+  runPipeline(members: PreparedRun[], around?: Around): Promise<Promise<RunResult>[]>
+}
+
+/**
+ * Callers waiting for a connection, asked of the pool one request at a time: whatever waits
+ * when the connection comes (at most MAX_TOGETHER) goes on it together. While callers are on a
+ * connection, the next caller waits for them to finish, unless a full load waits: so under load
+ * callers go together rather than each on a connection of its own while the pool has one, and a
+ * load larger than one connection carries takes more, as callers alone would.
+ */
+export abstract class Gathering<Call extends { reject(error: unknown): void }> {
+  private waiting: Call[] = []
+  /** A connection is asked for and not yet given. */
+  private asking = false
+  /** Connections on which callers are now. */
+  private sending = 0
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Sends `calls` on `client`, and releases it. */
+  protected abstract send(client: PipeliningClient, calls: Call[]): Promise<void>
+
+  protected enqueue(call: Call) {
+    this.waiting.push(call)
+    this.ask()
+  }
+
+  /** Calls that could not go on their connection wait for the next one, first in line. */
+  protected requeue(calls: Call[]) {
+    this.waiting.unshift(...calls)
+    this.ask()
+  }
+
+  private ask() {
+    if (this.asking || this.waiting.length === 0) return
+    if (this.sending > 0 && this.waiting.length < MAX_TOGETHER) return
+    this.asking = true
+    this.pool.connect().then(
+      (client) => {
+        this.asking = false
+        const calls = this.waiting.splice(0, MAX_TOGETHER)
+        this.sending++
+        void this.send(client as PipeliningClient, calls).finally(() => {
+          this.sending--
+          this.ask()
+        })
+        this.ask()
+      },
+      (error: unknown) => {
+        this.asking = false
+        for (const call of this.waiting.splice(0)) call.reject(error)
+      },
+    )
+  }
 }
 
 interface Call {
@@ -27,40 +81,15 @@ interface Call {
   reject(error: unknown): void
 }
 
-export class Coalescer {
-  private waiting: Call[] = []
-  /** A connection is asked for and not yet given. */
-  private asking = false
-
-  constructor(private readonly pool: pg.Pool) {}
-
+export class Coalescer extends Gathering<Call> {
   /** Runs `query` as its own transaction, possibly together with others. */
   run(query: CompiledQuery): Promise<RunResult> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ query, resolve, reject })
-      this.ask()
+      this.enqueue({ query, resolve, reject })
     })
   }
 
-  /** One request for a connection at a time: whatever waits when it comes goes with it. */
-  private ask() {
-    if (this.asking || this.waiting.length === 0) return
-    this.asking = true
-    this.pool.connect().then(
-      (client) => {
-        this.asking = false
-        const calls = this.waiting.splice(0, MAX_TOGETHER)
-        this.ask()
-        void this.send(client as PipeliningClient, calls)
-      },
-      (error: unknown) => {
-        this.asking = false
-        for (const call of this.waiting.splice(0)) call.reject(error)
-      },
-    )
-  }
-
-  private async send(client: PipeliningClient, calls: Call[]) {
+  protected async send(client: PipeliningClient, calls: Call[]) {
     /** The connection failed: it is dropped, and the calls not yet sent wait for another. */
     let broken: Error | undefined
     let unsent: Call[] = []
@@ -105,10 +134,7 @@ export class Coalescer {
       }
     } finally {
       client.release(broken)
-      if (unsent.length) {
-        this.waiting.unshift(...unsent)
-        this.ask()
-      }
+      if (unsent.length) this.requeue(unsent)
     }
   }
 }

@@ -3,8 +3,15 @@
 // and one commit, and an error in any of them rolls all of them back (the rest are skipped until
 // the Sync). Each member is a PreparedRun already parsed, described and typed on the connection
 // (PreparedRun.readyOn): its answers are DataRows and a CommandComplete, in the order sent.
+// Inside an explicit transaction (kit/pg-shared-tx.ts) the Sync commits nothing: the pipeline
+// may open that transaction with a BEGIN ahead of its members and close it with a COMMIT after.
 import pg from 'pg'
-import type { PreparedRun, RunResult, WireConnection } from './pg-prepared.ts'
+import {
+  type PreparedRun,
+  type RunResult,
+  type WireConnection,
+  writeUnnamed,
+} from './pg-prepared.ts'
 
 /** Why a pipeline failed, and whether its statements are known to have left nothing. */
 export class PipelineFailed extends Error {
@@ -33,8 +40,19 @@ export function keepsConnection(error: unknown): boolean {
   return code !== '' && !code.startsWith('57P') && !code.startsWith('08')
 }
 
+/** Statements around a pipeline's members: an explicit transaction's ends. */
+export interface Around {
+  /** A BEGIN ahead of the members: they are the first statements of a transaction. */
+  opensTransaction?: boolean
+  /** A COMMIT after them, before the Sync: they are the last statements of a transaction. */
+  closesTransaction?: boolean
+}
+
 export class PipelinedRuns {
-  /** Resolves once the transaction committed: each member's own result, in the order given. */
+  /**
+   * Resolves once every member answered (and the transaction committed, when the Sync or the
+   * COMMIT ends it): each member's own result, in the order given.
+   */
   readonly promise: Promise<Promise<RunResult>[]>
   private settle!: {
     resolve(results: Promise<RunResult>[]): void
@@ -42,8 +60,16 @@ export class PipelinedRuns {
   }
   /** The member whose answers come now. */
   private current = 0
+  /** BEGIN's CommandComplete, which precedes the members', is still to come. */
+  private beginPending: boolean
+  /** The COMMIT's CommandComplete came. */
+  private committed = false
 
-  constructor(private readonly runs: PreparedRun[]) {
+  constructor(
+    private readonly runs: PreparedRun[],
+    private readonly around: Around = {},
+  ) {
+    this.beginPending = around.opensTransaction === true
     this.promise = new Promise((resolve, reject) => {
       this.settle = { resolve, reject }
     })
@@ -59,9 +85,11 @@ export class PipelinedRuns {
     }
     connection.stream.cork?.()
     try {
+      if (this.around.opensTransaction) writeUnnamed(connection, 'BEGIN')
       this.runs.forEach((run, i) => {
         run.writeInPipeline(connection, values[i]!)
       })
+      if (this.around.closesTransaction) writeUnnamed(connection, 'COMMIT')
       connection.sync()
     } finally {
       connection.stream.uncork?.()
@@ -78,12 +106,22 @@ export class PipelinedRuns {
   }
 
   handleCommandComplete(message: { text: string }) {
-    this.runs[this.current]?.handleCommandComplete(message)
+    if (this.beginPending) {
+      this.beginPending = false
+      return
+    }
+    const run = this.runs[this.current]
+    if (!run) {
+      this.committed = message.text === 'COMMIT'
+      return
+    }
+    run.handleCommandComplete(message)
     this.current++
   }
 
   handleReadyForQuery() {
-    if (this.current < this.runs.length) {
+    const unanswered = this.around.closesTransaction && !this.committed
+    if (this.current < this.runs.length || unanswered) {
       this.settle.reject(new PipelineFailed(new Error('a pipeline ended unanswered'), false))
       return
     }

@@ -16,6 +16,17 @@ const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
   prepareValue(value: unknown): unknown
 }
 
+/**
+ * The start of a statement that ends its transaction (writeParts' `endsTransaction`): its COMMIT
+ * goes with it, in one round trip (PreparedRun's `closesTransaction`), and withTx's COMMIT is
+ * answered at once (kit/db.ts); a transaction of that one statement sends no BEGIN or COMMIT; a
+ * shared transaction commits with the round whose every statement is so marked
+ * (kit/pg-shared-tx.ts). Nothing may run in the
+ * transaction after it (refused), and nothing after it may fail: a failure then finds the
+ * transaction committed, as a COMMIT whose answer was lost would. PGlite runs it as any other.
+ */
+export const ENDS_TRANSACTION = '/* ends its transaction */ '
+
 type Parser = (text: string) => unknown
 export type TypeParserOf = (oid: number) => Parser
 
@@ -159,9 +170,7 @@ export class PreparedRun {
     try {
       if (this.opensTransaction) {
         // No Sync in between: an error in either skips the rest, and the BEGIN holds on.
-        connection.parse({ text: 'BEGIN', name: '', types: [] })
-        connection.bind({ statement: '', values: [] })
-        connection.execute({})
+        writeUnnamed(connection, 'BEGIN')
         this.beginPending = true
       }
       if (
@@ -175,9 +184,7 @@ export class PreparedRun {
       if (describe) connection.describe({ type: 'S', name: this.name })
       connection.execute({})
       if (this.closesTransaction) {
-        connection.parse({ text: 'COMMIT', name: '', types: [] })
-        connection.bind({ statement: '', values: [] })
-        connection.execute({})
+        writeUnnamed(connection, 'COMMIT')
       }
       connection.sync()
     } finally {
@@ -259,4 +266,11 @@ export class PreparedRun {
     connection.sendCopyFail('COPY is not supported by a prepared run')
   }
   handleCopyData() {}
+}
+
+/** A statement without parameters (BEGIN, COMMIT), unnamed; the Sync is the caller's. */
+export function writeUnnamed(connection: WireConnection, text: string) {
+  connection.parse({ text, name: '', types: [] })
+  connection.bind({ statement: '', values: [] })
+  connection.execute({})
 }

@@ -2,9 +2,10 @@
 // (kit/pg-coalescer.ts, kit/pg-pipeline.ts); a refused one fails alone.
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Database, openDatabase, withTx } from '../../src/kit/db.ts'
+import { type Database, openDatabase } from '../../src/kit/db.ts'
 import { writeParts } from '../../src/kit/statement.ts'
 import { createTestDatabase, engine, type TestDatabase } from '../setup/database.ts'
+import * as heldPool from '../setup/held-pool.ts'
 
 let testDb: TestDatabase
 /** The database of one pooled connection (PostgreSQL), or the test's PGlite. */
@@ -24,9 +25,9 @@ afterAll(async () => {
  * Writes row `id` with the id of the transaction it ran in, after `sleep` seconds; `fail`: a
  * statement refused (division by zero). One statement text, prepared once on a connection.
  */
-const write = (id: number, { fail = false, sleep = 0 } = {}) =>
+const write = (id: number, { fail = false, sleep = 0, db = one.db } = {}) =>
   writeParts(
-    one.db,
+    db,
     [
       {
         name: 'row',
@@ -38,37 +39,8 @@ const write = (id: number, { fail = false, sleep = 0 } = {}) =>
     { together: true },
   )
 
-/** Runs `calls` while the pool's one connection is held, then lets it go. */
-async function whileHeld<T>(calls: () => Promise<T>[]): Promise<PromiseSettledResult<T>[]> {
-  let release!: () => void
-  const held = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  let started!: () => void
-  const holding = new Promise<void>((resolve) => {
-    started = resolve
-  })
-  const holder = withTx(one.db, async (tx) => {
-    await sql`SELECT 1`.execute(tx)
-    started()
-    await held
-  })
-  await holding
-  const settled = Promise.allSettled(calls())
-  release()
-  await holder
-  return settled
-}
-
-/** Terminates, from the test's other pool, the backend asleep in a statement once there is one. */
-async function terminateSleeper() {
-  for (let terminated = 0; !terminated; ) {
-    const { rows } = await sql<{ n: number }>`
-      SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
-      WHERE wait_event = 'PgSleep' AND datname = current_database()`.execute(testDb.database.db)
-    terminated = rows[0]!.n
-  }
-}
+const whileHeld = <T>(calls: () => Promise<T>[]) => heldPool.whileHeld(one.db, calls)
+const terminateSleeper = () => heldPool.terminateSleeper(testDb.database.db)
 
 const rows = async (ids: number[]) =>
   (
@@ -122,6 +94,22 @@ describe(`statements written together (${engine})`, () => {
       expect(await rows([41, 42])).toEqual([])
       await write(43) // the pool opened a new connection
       expect((await rows([43])).map((r) => r.id)).toEqual([43])
+    })
+
+    it('while some are on their way, the next wait for them and go together, connections free or not', async () => {
+      const two = await openDatabase({ databaseUrl: testDb.url!, poolSize: 2 })
+      try {
+        await write(60, { db: two.db })
+        const sleeper = write(61, { sleep: 0.3, db: two.db })
+        // The sleeper is on a connection; the pool has another free.
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        await Promise.all([write(62, { db: two.db }), write(63, { db: two.db }), sleeper])
+        const xids = (await rows([61, 62, 63])).map((r) => r.xid)
+        expect(xids[1]).toBe(xids[2])
+        expect(xids[0]).not.toBe(xids[1])
+      } finally {
+        await two.close()
+      }
     })
 
     it('when the connection is lost under a lone statement, the ones not sent go on another', async () => {

@@ -17,7 +17,7 @@
 //   one, or slot 0 when the change holds its holders whole.
 import { randomInt } from 'node:crypto'
 import type { Clock } from '../../kit/clock.ts'
-import type { Tx } from '../../kit/db.ts'
+import { type Tx, transactionOf } from '../../kit/db.ts'
 import type { LedgerBook, PostingKind } from '../../kit/db-schema.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import type { Part } from '../../kit/statement.ts'
@@ -58,9 +58,14 @@ function bump<T extends object>(map: Map<string, T>, key: string, zero: T, delta
 /**
  * The slot each open transaction writes into: several changes in one transaction reuse it, so
  * they never take a second slot of a holder or account out of (id, slot) order. A
- * transaction that locks a holder or creator whole does so before any sale.
+ * transaction that locks a holder or creator whole does so before any sale. Keyed by the
+ * database transaction (kit/db.ts transactionOf): callers sharing one share its slot.
  */
-const slotOfTx = new WeakMap<Tx, number>()
+const slotByTransaction = new WeakMap<object, number>()
+const slotOfTx = {
+  get: (tx: Tx) => slotByTransaction.get(transactionOf(tx)),
+  set: (tx: Tx, slot: number) => slotByTransaction.set(transactionOf(tx), slot),
+}
 
 const NO_CREATOR: CreatorCounters = { paid: 0, refunded: 0, withdrawn: 0 }
 const NO_AFFILIATE: AffiliateCounters = { paid: 0, rejected: 0, withdrawn: 0 }

@@ -2,7 +2,7 @@
 // the reader verifies it and reads the resource back; then a charge's state is applied, a
 // transfer's end recorded, anything else ignored.
 import type { Deps } from '../../deps.ts'
-import { withTx } from '../../kit/db.ts'
+import { withTx, withTxTogether } from '../../kit/db.ts'
 import { AppError, NotFound, Unauthorized } from '../../kit/errors.ts'
 import { recordTransferNotice } from '../payouts/withdrawals.ts'
 import type { CallbackReader, CallbackReading, CallbackRequest } from './gateway.ts'
@@ -36,11 +36,13 @@ async function applyReading(deps: Deps, reading: CallbackReading): Promise<strin
   }
   const { callback } = reading
   const name = deps.gateway.name
-  const apply = (lateReturned: boolean) =>
-    withTx(deps.db, (tx) =>
+  const apply = (lateReturned: boolean, open = withTx) =>
+    open(deps.db, (tx) =>
       applyCallback(tx, deps, name, callback, { lateReturned, endsTransaction: true }),
     )
-  const outcome = await apply(false)
+  // A payment, a launch's one callback a sale, may share its transaction with others arriving
+  // at the same moment (kit/pg-shared-tx.ts); a reversal or a refusal goes alone.
+  const outcome = await apply(false, callback.action === 'paid' ? withTxTogether : withTx)
   if (outcome !== 'late_payment_to_return') return outcome
   // A closed order was paid: the money goes back at the gateway before anything is recorded.
   await returnLatePayment(deps, callback)
