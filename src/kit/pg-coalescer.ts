@@ -6,7 +6,8 @@
 // Together they are one transaction: a later one sees an earlier one's rows, as it would once
 // that committed. When PostgreSQL refuses one, all of them roll back and each runs again alone,
 // so one statement's error is its own and every other one commits as if it had gone alone.
-// Never from inside a transaction: one waiting on it here could wait for its own locks.
+// Never from inside a transaction: its caller, waiting here, could wait for callers that wait
+// on that transaction's locks.
 import type { CompiledQuery } from 'kysely'
 import type pg from 'pg'
 import { type Around, keepsConnection, type PipelineFailed } from './pg-pipeline.ts'

@@ -21,9 +21,9 @@ const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
  * goes with it, in one round trip (PreparedRun's `closesTransaction`), and withTx's COMMIT is
  * answered at once (kit/db.ts); a transaction of that one statement sends no BEGIN or COMMIT; a
  * shared transaction commits with the round whose every statement is so marked
- * (kit/pg-shared-tx.ts). Nothing may run in the
- * transaction after it (refused), and nothing after it may fail: a failure then finds the
- * transaction committed, as a COMMIT whose answer was lost would. PGlite runs it as any other.
+ * (kit/pg-shared-tx.ts). Nothing may run in the transaction after it (refused), and nothing
+ * after it may fail: a failure then finds the transaction committed, as a COMMIT whose answer
+ * was lost would. PGlite runs it as any other.
  */
 export const ENDS_TRANSACTION = '/* ends its transaction */ '
 
