@@ -85,7 +85,7 @@ export class SharedTransactions extends Gathering<Call> {
 }
 
 /** Why a caller's statement did not run: the shared transaction failed before it. */
-export class SharedTransactionFailed extends Error {
+class SharedTransactionFailed extends Error {
   constructor(override readonly cause: unknown) {
     super(`shared transaction failed: ${(cause as Error)?.message ?? cause}`)
   }

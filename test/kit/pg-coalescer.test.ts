@@ -102,7 +102,7 @@ describe(`statements written together (${engine})`, () => {
         await write(60, { db: two.db })
         const sleeper = write(61, { sleep: 0.3, db: two.db })
         // The sleeper is on a connection; the pool has another free.
-        await new Promise((resolve) => setTimeout(resolve, 50))
+        await heldPool.untilSleeping(testDb.database.db)
         await Promise.all([write(62, { db: two.db }), write(63, { db: two.db }), sleeper])
         const xids = (await rows([61, 62, 63])).map((r) => r.xid)
         expect(xids[1]).toBe(xids[2])

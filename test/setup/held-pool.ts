@@ -28,12 +28,21 @@ export async function whileHeld<T>(
   return settled
 }
 
-/** Terminates, through `admin`, the backend asleep in a statement once there is one. */
+/** Backends of this database asleep in a statement, seen through `admin`; `end`: terminated. */
+async function sleepers(admin: Db, end: boolean): Promise<number> {
+  const counted = end ? sql`count(pg_terminate_backend(pid))` : sql`count(*)`
+  const { rows } = await sql<{ n: number }>`
+    SELECT ${counted}::int AS n FROM pg_stat_activity
+    WHERE wait_event = 'PgSleep' AND datname = current_database()`.execute(admin)
+  return rows[0]!.n
+}
+
+/** Resolves once a backend of this database sleeps in a statement. */
+export async function untilSleeping(admin: Db) {
+  while (!(await sleepers(admin, false))) {}
+}
+
+/** Terminates the backend asleep in a statement once there is one. */
 export async function terminateSleeper(admin: Db) {
-  for (let terminated = 0; !terminated; ) {
-    const { rows } = await sql<{ n: number }>`
-      SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
-      WHERE wait_event = 'PgSleep' AND datname = current_database()`.execute(admin)
-    terminated = rows[0]!.n
-  }
+  while (!(await sleepers(admin, true))) {}
 }
