@@ -10,6 +10,7 @@ import { accountActorOf, actorOf, sessionOf } from '../../kit/http/guard.ts'
 import { NoContent } from '../../kit/http/schemas.ts'
 import { hit, hitEach } from '../../kit/rate-limit.ts'
 import type { RouteModule } from '../../routes.ts'
+import { KeyCache } from './key-cache.ts'
 import { LOGIN_LINKS_PER_EMAIL, LOGIN_LINKS_PER_IP, SIGNUPS_PER_IP } from './limits.ts'
 import { sendLoginLink } from './login-links.ts'
 import {
@@ -46,7 +47,8 @@ function apiKeyOut(row: {
 }
 
 export const accountRoutes: RouteModule = (app, deps) => {
-  app.decorate('authResolver', accounts.authResolver(deps))
+  const keys = new KeyCache()
+  app.decorate('authResolver', accounts.authResolver(deps, keys))
   const cookies = { secure: deps.config.baseUrl.startsWith('https://') }
 
   app.post(
@@ -243,7 +245,8 @@ export const accountRoutes: RouteModule = (app, deps) => {
         tags,
         operationId: 'revokeApiKey',
         summary: 'Revoke an API key',
-        description: 'Session only. The key stops working at once.',
+        description:
+          'Session only. The key stops working at once on the API process that revokes it, and within 10 seconds on any other.',
         params: ApiKeyParams,
         response: { 204: NoContent },
       },
@@ -251,7 +254,7 @@ export const accountRoutes: RouteModule = (app, deps) => {
     async (request, reply) => {
       const actor = accountActorOf(request)
       await withTx(deps.db, (tx) =>
-        accounts.revokeApiKey(tx, deps, actor.accountId, request.params.key_id),
+        accounts.revokeApiKey(tx, deps, keys, actor.accountId, request.params.key_id),
       )
       return reply.code(204).send(null)
     },

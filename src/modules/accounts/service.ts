@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.ts'
+import { afterCommit } from '../../kit/after-commit.ts'
 import {
   deriveKey,
   hashPassword,
@@ -13,6 +14,7 @@ import { Conflict, NotFound, Unauthorized } from '../../kit/errors.ts'
 import type { AuthResolver } from '../../kit/http/auth.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { hitEach, type RateLimit, refund } from '../../kit/rate-limit.ts'
+import type { KeyCache } from './key-cache.ts'
 import { LOGIN_FAILURES_PER_EMAIL, LOGIN_FAILURES_PER_IP } from './limits.ts'
 import { accountsRepo as repo } from './repo.ts'
 import type { Scope } from './schema.ts'
@@ -212,30 +214,58 @@ export async function createApiKey(
 
 export const listApiKeys = (db: Executor, accountId: string) => repo.listApiKeys(db, accountId)
 
-export async function revokeApiKey(tx: Tx, ctx: Ctx, accountId: string, keyId: string) {
+/** Revokes a key; `keys` forgets it once the revocation commits. */
+export async function revokeApiKey(
+  tx: Tx,
+  ctx: Ctx,
+  keys: KeyCache,
+  accountId: string,
+  keyId: string,
+) {
   const result = await repo.revokeApiKey(tx, accountId, keyId, ctx.clock.now())
   if (!result.numUpdatedRows) throw new NotFound('API key not found')
+  afterCommit(tx, () => keys.forget(keyId))
 }
 
-/** How the HTTP kit turns a bearer key or a session cookie into an identity. */
-export function authResolver(deps: Pick<Deps, 'db' | 'clock' | 'appSecret'>): AuthResolver {
+/**
+ * How the HTTP kit turns a bearer key or a session cookie into an identity. Keys are
+ * remembered in `keys` for a few seconds (key-cache.ts); sessions are read each time.
+ */
+export function authResolver(
+  deps: Pick<Deps, 'db' | 'clock' | 'appSecret'>,
+  keys: KeyCache,
+): AuthResolver {
   return {
     async byApiKey(raw) {
       if (!raw.startsWith(API_KEY_PREFIX)) return null
       const hash = sha256Hex(raw)
-      const key = await repo.findLiveApiKey(deps.db, hash)
-      if (!key || !safeEqual(key.key_hash, hash)) return null
       const now = deps.clock.now()
-      if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > TOUCH_EVERY_MS) {
-        await repo.touchApiKey(deps.db, key.id, now)
+      let key = keys.get(hash, now)
+      if (!key) {
+        const revision = keys.revision
+        const row = await repo.findLiveApiKey(deps.db, hash)
+        if (!row || !safeEqual(row.key_hash, hash)) return null
+        key = keys.set(
+          hash,
+          {
+            identity: {
+              keyId: row.id,
+              userId: row.created_by,
+              accountId: row.account_id,
+              scopes: row.scopes,
+              isAdmin: row.is_admin,
+            },
+            lastUsedAt: row.last_used_at,
+          },
+          now,
+          revision,
+        )
       }
-      return {
-        keyId: key.id,
-        userId: key.created_by,
-        accountId: key.account_id,
-        scopes: key.scopes,
-        isAdmin: key.is_admin,
+      if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
+        key.lastUsedAt = now
+        await repo.touchApiKey(deps.db, key.identity.keyId, now)
       }
+      return key.identity
     },
     async bySession(raw) {
       const hash = sha256Hex(raw)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { KEY_CACHE_TTL_MS } from '../../../src/modules/accounts/key-cache.ts'
 import { sessionCookieFrom, signupCreator } from '../../setup/actors.ts'
 import { startTestService, type TestService } from '../../setup/service.ts'
 
@@ -7,6 +8,16 @@ beforeAll(async () => {
   svc = await startTestService({ ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'admin-senha-1' })
 })
 afterAll(() => svc?.stop())
+
+/** A new creator's key that reads orders. */
+async function newOrdersKey(): Promise<{ key: string; id: string }> {
+  const creator = await signupCreator(svc.api)
+  const created = await svc.api('POST', `/api/accounts/${creator.accountId}/api-keys`, {
+    session: creator.session,
+    body: { name: 'Pedidos', scopes: ['read:orders'] },
+  })
+  return { key: created.body.key, id: created.body.data.id }
+}
 
 describe('accounts', () => {
   it('signs up, reads /api/me, logs out and back in', async () => {
@@ -95,6 +106,40 @@ describe('accounts', () => {
     const after = await svc.api('GET', '/api/v1/orders', { key })
     expect(after.status).toBe(401)
     expect(after.body).toEqual({ error: 'Unauthorized' })
+  })
+
+  it('a key revoked by another process works here until its remembered entry expires', async () => {
+    const { key, id } = await newOrdersKey()
+    expect((await svc.api('GET', '/api/v1/orders', { key })).status).toBe(200)
+    // Revoked as another API process would: in the database, unseen by this one.
+    await svc.deps.db
+      .updateTable('api_keys')
+      .set({ revoked_at: svc.deps.clock.now() })
+      .where('id', '=', id)
+      .execute()
+    expect((await svc.api('GET', '/api/v1/orders', { key })).status).toBe(200)
+    await svc.deps.clock.advance(KEY_CACHE_TTL_MS)
+    expect((await svc.api('GET', '/api/v1/orders', { key })).status).toBe(401)
+  })
+
+  it('a remembered key still records its use, once a minute', async () => {
+    const { key, id } = await newOrdersKey()
+    const lastUsed = async () =>
+      (
+        await svc.deps.db
+          .selectFrom('api_keys')
+          .select('last_used_at')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).last_used_at?.getTime()
+    await svc.api('GET', '/api/v1/orders', { key })
+    const first = await lastUsed()
+    expect(first).toBeDefined()
+    await svc.api('GET', '/api/v1/orders', { key })
+    expect(await lastUsed()).toBe(first)
+    await svc.deps.clock.advance(61_000)
+    await svc.api('GET', '/api/v1/orders', { key })
+    expect(await lastUsed()).toBeGreaterThan(first!)
   })
 
   it("cannot manage another account's keys", async () => {
