@@ -91,6 +91,18 @@ const together = (callers: ReturnType<typeof caller>[]) =>
 
 const statuses = (settled: PromiseSettledResult<unknown>[]) => settled.map((s) => s.status)
 
+/**
+ * Callers `base + 1` and `base + 2` together, the second asleep at `step` until its connection
+ * is ended (`base` itself runs first, alone, to prepare the statements).
+ */
+async function connectionLostAt(base: number, step: 1 | 2) {
+  await caller(base).run()
+  const callers = [caller(base + 1), caller(base + 2, { sleep: { step, seconds: 5 } })]
+  const settled = together(callers)
+  await terminateSleeper()
+  return { callers, settled: await settled }
+}
+
 describe(`transactions run together (${engine})`, () => {
   it('runs each caller once, with its hooks after the commit', async () => {
     const alone = caller(1)
@@ -151,22 +163,16 @@ describe(`transactions run together (${engine})`, () => {
     })
 
     it('a connection lost before the commit: each runs again alone', async () => {
-      await caller(40).run()
-      const callers = [caller(41), caller(42, { sleep: { step: 1, seconds: 5 } })]
-      const settled = together(callers)
-      await terminateSleeper()
-      expect(statuses(await settled)).toEqual(['fulfilled', 'fulfilled'])
+      const { settled } = await connectionLostAt(40, 1)
+      expect(statuses(settled)).toEqual(['fulfilled', 'fulfilled'])
       const written = await rows([41, 42])
       expect(written.map((r) => `${r.id}.${r.step}`)).toEqual(['41.1', '41.2', '42.1', '42.2'])
       expect(new Set(written.map((r) => r.xid)).size).toBe(2)
     })
 
     it('a connection lost while the commit is under way: every caller hears it, none runs again', async () => {
-      await caller(50).run()
-      const callers = [caller(51), caller(52, { sleep: { step: 2, seconds: 5 } })]
-      const settled = together(callers)
-      await terminateSleeper()
-      expect(statuses(await settled)).toEqual(['rejected', 'rejected'])
+      const { callers, settled } = await connectionLostAt(50, 2)
+      expect(statuses(settled)).toEqual(['rejected', 'rejected'])
       expect(await rows([51, 52])).toEqual([])
       for (const { seen } of callers) expect(seen).toMatchObject({ runs: 1, committed: 0 })
       await caller(53).run() // the pool opened a new connection
