@@ -62,10 +62,8 @@ function bump<T extends object>(map: Map<string, T>, key: string, zero: T, delta
  * database transaction (kit/db.ts transactionOf): callers sharing one share its slot.
  */
 const slotByTransaction = new WeakMap<object, number>()
-const slotOfTx = {
-  get: (tx: Tx) => slotByTransaction.get(transactionOf(tx)),
-  set: (tx: Tx, slot: number) => slotByTransaction.set(transactionOf(tx), slot),
-}
+const slotKeptBy = (tx: Tx) => slotByTransaction.get(transactionOf(tx))
+const keepSlot = (tx: Tx, slot: number) => slotByTransaction.set(transactionOf(tx), slot)
 
 const NO_CREATOR: CreatorCounters = { paid: 0, refunded: 0, withdrawn: 0 }
 const NO_AFFILIATE: AffiliateCounters = { paid: 0, rejected: 0, withdrawn: 0 }
@@ -123,8 +121,8 @@ export class MoneyChange {
   static async sale(tx: Tx, holders: { affiliate?: string[]; coproducer?: string[] } = {}) {
     const affiliate = [...new Set(holders.affiliate ?? [])]
     const coproducer = [...new Set(holders.coproducer ?? [])]
-    const slot = slotOfTx.get(tx) ?? randomInt(BALANCE_SLOTS)
-    slotOfTx.set(tx, slot)
+    const slot = slotKeptBy(tx) ?? randomInt(BALANCE_SLOTS)
+    keepSlot(tx, slot)
     await repo.lockHolderSlot(tx, 'affiliate_balances', affiliate, slot)
     await repo.lockHolderSlot(tx, 'coproducer_balances', coproducer, slot)
     return new MoneyChange(
@@ -226,9 +224,9 @@ export class MoneyChange {
       }
     } else if (!holdsHolders) {
       // The id's last hex digit is random (uuidv7's rand_b): the slot of this posting.
-      slot = slotOfTx.get(tx) ?? Number.parseInt(id.slice(-1), 16) % BALANCE_SLOTS
+      slot = slotKeptBy(tx) ?? Number.parseInt(id.slice(-1), 16) % BALANCE_SLOTS
     }
-    slotOfTx.set(tx, slot)
+    keepSlot(tx, slot)
     // The slot rows, created or locked, go in the posting's statement: the entries' trigger,
     // which runs when it ends, adds to them.
     const slotAccounts = [...new Set(accounts)]
