@@ -58,6 +58,8 @@ if (wants('launch') && hasServer) {
   )
   // BENCH_LAUNCH_AFFILIATE=1: every buyer comes through one affiliate's link.
   const affiliate = process.env.BENCH_LAUNCH_AFFILIATE === '1'
+  // BENCH_LAUNCH_SMTP=0: mails stay in the dev mailbox (a diagnosis of what sending costs).
+  const smtp = process.env.BENCH_LAUNCH_SMTP !== '0'
   const run = await launchDay({
     seconds,
     buyers: launchBuyers,
@@ -65,6 +67,7 @@ if (wants('launch') && hasServer) {
     orders: launchOrders,
     warmUpSeconds: launchWarmUp,
     affiliate,
+    smtp,
     afterWindow: async () => {
       after.push(await pgbenchLaunch(seconds, launchBuyers))
     },
@@ -83,6 +86,7 @@ if (wants('launch') && hasServer) {
         warmUpSeconds: launchWarmUp,
         split: true,
         affiliate,
+        smtp,
       })
     : null
   console.log(`Launch day: ${webhookDeliveries} deliveries to one endpoint, 1 worker process…`)
@@ -307,7 +311,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
   const { pgbench: b, run: r, oneEndpoint } = l
   const mark = (ok: boolean) => (ok ? 'yes' : 'NO')
   console.log(
-    `\nScenario: launch day — one product, ${r.buyers} buyers (create + sandbox pay${r.affiliate ? ', all through one affiliate link' : ''}), the service in its own process (${r.compiled ? 'compiled JavaScript' : 'tsx'}), PostgreSQL`,
+    `\nScenario: launch day — one product, ${r.buyers} buyers (create + sandbox pay${r.affiliate ? ', all through one affiliate link' : ''}${r.smtp ? '' : '; mail kept in the dev mailbox, no SMTP: a diagnosis'}), the service in its own process (${r.compiled ? 'compiled JavaScript' : 'tsx'}), PostgreSQL`,
   )
   console.log(
     `Baseline in this run: pgbench TPC-B -c ${launchBuyers}: ${fmt(b.tps, 0)} tps, PostgreSQL CPU ${fmt(b.cpuPerTxMs, 3)} ms per transaction, ${fmt(b.systemCpuPerTxMs, 3)} of it system (before the window ${b.runs.map((x) => `${fmt(x.tps, 0)} tps, ${fmt(x.cpuPerTxMs, 3)} ms`).join('; after it ')})`,
@@ -380,7 +384,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
       [
         `e-mail delay at ${r.webhooks.offeredPerSecond}/s offered`,
         `p50 ${fmt(r.webhooks.mailDelay.percentile(50))} / p99 ${fmt(mailP99)} ms`,
-        `queued → accepted by SMTP (a sink in the bench); ${r.webhooks.mailDelay.count} mails, ${r.webhooks.mailsUnsent} unsent after 1 min`,
+        `queued → ${r.smtp ? 'accepted by SMTP (a sink in the bench)' : 'marked sent (no SMTP)'}; ${r.webhooks.mailDelay.count} mails, ${r.webhooks.mailsUnsent} unsent after 1 min`,
         `p99 < 5 s: ${mark(mailP99 < 5000 && r.webhooks.mailsUnsent === 0)}`,
       ],
       [
@@ -486,6 +490,7 @@ function launchJson(l: NonNullable<typeof launch>) {
     pgbench: l.pgbench,
     compiled: r.compiled,
     affiliate: r.affiliate,
+    smtp: r.smtp,
     buyers: r.buyers,
     purchasesPerSecond: r.perSecond,
     ratioToPgbench: r.perSecond / l.pgbench.tps,

@@ -59,6 +59,8 @@ export interface LaunchDayResult {
   split: boolean
   /** Every buyer through one affiliate's link. */
   affiliate: boolean
+  /** Mail went out over SMTP (false: kept in the dev mailbox, a diagnosis of mail's share). */
+  smtp: boolean
   buyers: number
   seconds: number
   purchases: number
@@ -193,6 +195,11 @@ export async function launchDay(opts: {
   /** Every buyer comes through one affiliate's link (a launch with a partner). */
   affiliate?: boolean
   /**
+   * false: no SMTP_URL, mails stay in the dev mailbox (still written and marked sent):
+   * a diagnosis of what sending them costs, not a launch as production runs it.
+   */
+  smtp?: boolean
+  /**
    * Runs once the measured window's webhooks and mails are out, before the open loop (the
    * bench's second pgbench baseline, with the service idle again).
    */
@@ -201,7 +208,11 @@ export async function launchDay(opts: {
   // Mail goes out over real SMTP, as in production (a sink in this process accepts it), so the
   // mailer's CPU counts in the service's and the e-mail delay is queued → accepted by SMTP.
   const smtp = await startBenchSmtpSink()
-  const svc = await startServiceProcess({ SMTP_URL: smtp.url }, { split: opts.split ?? false })
+  const sendsMail = opts.smtp ?? true
+  const svc = await startServiceProcess(
+    { SMTP_URL: sendsMail ? smtp.url : '' },
+    { split: opts.split ?? false },
+  )
   const receiver = await startReceiver()
   const url = svc.url
   try {
@@ -366,6 +377,7 @@ export async function launchDay(opts: {
       compiled: svc.compiled,
       split: svc.split,
       affiliate: Boolean(opts.affiliate),
+      smtp: sendsMail,
       buyers: opts.buyers,
       seconds: opts.seconds,
       purchases,
