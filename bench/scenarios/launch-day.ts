@@ -206,7 +206,8 @@ export async function launchDay(opts: {
   afterWindow?: () => Promise<void>
 }): Promise<LaunchDayResult> {
   // Mail goes out over real SMTP, as in production (a sink in this process accepts it), so the
-  // mailer's CPU counts in the service's and the e-mail delay is queued → accepted by SMTP.
+  // mailer's CPU counts in the service's and the e-mail delay is queued → accepted by SMTP;
+  // with `smtp: false` the sink is started but idle, and the delay is queued → marked sent.
   const smtp = await startBenchSmtpSink()
   const sendsMail = opts.smtp ?? true
   const svc = await startServiceProcess(
