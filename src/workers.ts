@@ -6,6 +6,7 @@ import { startEmailWorker } from './modules/email/jobs.ts'
 import { startExpiryWorker } from './modules/payments/jobs.ts'
 import { startReconciliationWorker } from './modules/payments/reconcile.ts'
 import { startRefundWorker } from './modules/refunds/jobs.ts'
+import { startSaleSummaryWorker } from './modules/sale-notices/jobs.ts'
 import { startRenewalWorker } from './modules/subscriptions/renewals.ts'
 import { startWebhookWorker } from './modules/webhooks/jobs.ts'
 
@@ -20,6 +21,7 @@ export const workerFactories: WorkerFactory[] = [
   startRefundWorker,
   startReconciliationWorker,
   startRenewalWorker,
+  startSaleSummaryWorker,
   startRateLimitPruner,
 ]
 

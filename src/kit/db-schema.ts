@@ -20,6 +20,16 @@ export interface DB {
     name: string
     created_at: Timestamp
     sale_notifications: Generated<boolean>
+    sale_notice_until: Timestamp | null
+    sale_notice_from: Timestamp | null
+  }
+  sale_notice_windows: {
+    id: string
+    account_id: string
+    opened_by: string
+    starts_at: Timestamp
+    ends_at: Timestamp
+    summarized_at: Timestamp | null
   }
   account_users: {
     account_id: string

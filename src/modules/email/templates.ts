@@ -8,6 +8,10 @@ type Rendered = Omit<Mail, 'to'>
 
 const METHOD_LABELS = { pix: 'PIX', card: 'Cartão de crédito', boleto: 'Boleto' } as const
 
+/** The last line of every mail of sale notifications. */
+const SALE_NOTICES_OFF =
+  'Para deixar de receber estes avisos, desative as notificações de venda nas configurações da conta.'
+
 /** To the account's owner when an order is paid (issue 12: sale notifications). */
 export function saleNotificationEmail(input: {
   ownerName: string
@@ -37,7 +41,7 @@ Forma de pagamento: ${method}
 
 Ver o pedido: ${input.orderUrl}
 
-Para deixar de receber estes avisos, desative as notificações de venda nas configurações da conta.
+${SALE_NOTICES_OFF}
 `
   return {
     subject,
@@ -48,7 +52,58 @@ Para deixar de receber estes avisos, desative as notificações de venda nas con
 <p>${what}: <strong>${input.productName}</strong>, <strong>${amount}</strong>.</p>
 <p>Comprador: ${input.buyerName} (${input.buyerEmail})<br>Forma de pagamento: ${method}</p>
 ${button(input.orderUrl, 'Ver o pedido')}
-<p style="color:#666;font-size:13px">Para deixar de receber estes avisos, desative as notificações de venda nas configurações da conta.</p>`,
+<p style="color:#666;font-size:13px">${SALE_NOTICES_OFF}</p>`,
+    ),
+  }
+}
+
+/** Products a sale summary names; the rest are counted in one line. */
+const SUMMARY_PRODUCTS = 10
+
+const salesCount = (n: number) => (n === 1 ? '1 venda' : `${n} vendas`)
+
+/**
+ * To the account's owner, the sales of a notice window but the one told at once (issue 13:
+ * sale-notices/), per product, the best-selling first.
+ */
+export function saleSummaryEmail(input: {
+  ownerName: string
+  products: { name: string; sales: number; amountCents: number }[]
+  ordersUrl: string
+}): Rendered {
+  const sales = input.products.reduce((n, p) => n + p.sales, 0)
+  const total = formatBrl(input.products.reduce((cents, p) => cents + p.amountCents, 0))
+  const approved = sales === 1 ? 'aprovada' : 'aprovadas'
+  const subject = `Mais ${salesCount(sales)} ${approved} — ${total}`
+  const hello = input.ownerName ? `Olá, ${input.ownerName}!` : 'Olá!'
+  const what = `Desde o último aviso, você fez mais ${salesCount(sales)}, no total de ${total}:`
+  const named = input.products.slice(0, SUMMARY_PRODUCTS)
+  const others = input.products.length - named.length
+  const lines = named.map((p) => `${p.name}: ${salesCount(p.sales)}, ${formatBrl(p.amountCents)}`)
+  if (others > 0) lines.push(others === 1 ? 'e mais 1 produto' : `e mais ${others} produtos`)
+  const why =
+    'Quando as vendas chegam em sequência, você recebe o aviso da primeira na hora e um resumo das demais a cada minuto.'
+  const text = `${hello}
+
+${what}
+
+${lines.map((line) => `- ${line}`).join('\n')}
+
+Ver os pedidos: ${input.ordersUrl}
+
+${why}
+${SALE_NOTICES_OFF}
+`
+  return {
+    subject,
+    text,
+    html: layout(
+      subject,
+      html`<p>${hello}</p>
+<p>${what}</p>
+<ul>${lines.map((line) => html`<li>${line}</li>`)}</ul>
+${button(input.ordersUrl, 'Ver os pedidos')}
+<p style="color:#666;font-size:13px">${why} ${SALE_NOTICES_OFF}</p>`,
     ),
   }
 }

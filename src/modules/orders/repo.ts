@@ -191,6 +191,9 @@ const markPaidQuery = (q: Kysely<DB>, v: { id: string | RawBuilder<string>; paid
         .limit(1)
       return [
         'accounts.sale_notifications',
+        // The end of the account's sale notice window (sale-notices/): a sale before it is told
+        // in that window's summary.
+        'accounts.sale_notice_until',
         owner.select('users.email').as('owner_email'),
         owner.select('users.name').as('owner_name'),
         // The plan sold and its product's name and delivery link (the delivery mail's).

@@ -58,6 +58,11 @@ export const findOrder = (db: Executor, id: string) =>
 export interface SaleNotice {
   email: string
   name: string
+  /**
+   * The end of the account's latest sale notice window, as the sale's snapshot read it (null:
+   * none opened yet): a sale before it is told in a summary, not on its own (sale-notices/).
+   */
+  windowUntil: Date | null
 }
 
 /** An order marked paid, with what its effects need (read by the statement that marked it). */
@@ -96,9 +101,19 @@ export const markPaidPart = (order: RawBuilder<string>, paidAt: Date) =>
 
 /** What markPaid returns, from the row its statement returned. */
 export function markedPaid(row: Paid): MarkedPaid {
-  const { sale_notifications, owner_email, owner_name, has_pending_shares, plan, ...order } = row
+  const {
+    sale_notifications,
+    sale_notice_until,
+    owner_email,
+    owner_name,
+    has_pending_shares,
+    plan,
+    ...order
+  } = row
   const notify =
-    sale_notifications && owner_email ? { email: owner_email, name: owner_name ?? '' } : null
+    sale_notifications && owner_email
+      ? { email: owner_email, name: owner_name ?? '', windowUntil: sale_notice_until }
+      : null
   return {
     order,
     notify,

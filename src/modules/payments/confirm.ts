@@ -9,6 +9,7 @@ import { mailParts, type QueuedMail } from '../email/service.ts'
 import { deliveryEmail, saleNotificationEmail } from '../email/templates.ts'
 import { postSale } from '../ledger/sales.ts'
 import { type MarkedPaid, markPaid } from '../orders/service.ts'
+import { noticedOnItsOwn } from '../sale-notices/service.ts'
 import { subscriptionPaid } from '../subscriptions/service.ts'
 import { emitEvents } from '../webhooks/service.ts'
 import { settleCheckPart } from './checks.ts'
@@ -43,7 +44,7 @@ export async function paidOrderEffects(
   paidAt: Date,
   { endsTransaction = false } = {},
 ) {
-  const { order, hasShares, plan } = paid
+  const { order, hasShares, plan, notify } = paid
   const paidEvent = {
     type: 'order.paid' as const,
     data: {
@@ -78,6 +79,8 @@ export async function paidOrderEffects(
         },
         recurring ? [] : [paidEvent],
       )
+  // The owner hears of the sale now, or in its notice window's summary (sale-notices/).
+  const noticed = notify !== null && (await noticedOnItsOwn(tx, ctx, notify, order, paidAt))
   // Last, in one statement with the access, its events, the mails and the order's gateway
   // check (nothing is left to look up once it is paid; else the reconciliation would look a
   // paid order up minutes after every sale): the sale's posting locks the rows it writes (the
@@ -90,15 +93,20 @@ export async function paidOrderEffects(
     hasShares,
     [
       ...access,
-      ...mailParts(ctx, saleMails(ctx, paid, renewed)),
+      ...mailParts(ctx, saleMails(ctx, paid, renewed, noticed)),
       settleCheckPart(ctx, order.id, 'order paid'),
     ],
     { endsTransaction },
   )
 }
 
-/** The buyer's delivery mail and, unless the account turned it off, the owner's sale notice. */
-function saleMails(ctx: Ctx, { order, plan, notify }: MarkedPaid, renewed: boolean): QueuedMail[] {
+/** The buyer's delivery mail and, when the sale is `noticed` on its own, the owner's notice. */
+function saleMails(
+  ctx: Ctx,
+  { order, plan, notify }: MarkedPaid,
+  renewed: boolean,
+  noticed: boolean,
+): QueuedMail[] {
   const productName = plan?.product_name ?? 'seu produto'
   const mails: QueuedMail[] = [
     {
@@ -115,7 +123,7 @@ function saleMails(ctx: Ctx, { order, plan, notify }: MarkedPaid, renewed: boole
     },
   ]
   // Renewals notify too: each is money in, like a first sale.
-  if (notify)
+  if (notify && noticed)
     mails.push({
       to: notify.email,
       dedupeKey: `sale:${order.id}`,

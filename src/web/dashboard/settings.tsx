@@ -1,5 +1,5 @@
-// /dashboard/configuracoes: the account's settings; today, whether its owner is e-mailed for
-// every approved sale (on by default, issue 12 item 3).
+// /dashboard/configuracoes: the account's settings; today, whether its owner is e-mailed of
+// approved sales (on by default, issue 12 item 3; coalesced in a launch, sale-notices/).
 import { readSettings } from '../../modules/accounts/settings.ts'
 import type { RouteModule } from '../../routes.ts'
 import { dashboardPage } from './page.tsx'
@@ -29,11 +29,12 @@ export const settingsPage: RouteModule = (app, deps) =>
                   data-type="boolean"
                   checked={settings.sale_notifications}
                 />
-                <label for="avisar-vendas">Receber um e-mail a cada venda aprovada</label>
+                <label for="avisar-vendas">Receber e-mails das vendas aprovadas</label>
               </p>
               <p class="muted">
                 O e-mail vai para o dono da conta, com o produto, o valor, o comprador e um link
-                para o pedido. Renovações de assinatura também avisam.
+                para o pedido. Renovações de assinatura também avisam. Quando as vendas chegam em
+                sequência, a primeira avisa na hora e as demais vêm num resumo a cada minuto.
               </p>
               <button type="submit">Salvar</button>
             </ApiForm>

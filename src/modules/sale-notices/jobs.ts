@@ -1,0 +1,54 @@
+// The summaries of sale notice windows (service.ts): once a window has ended, and a margin more
+// so that sales committing late are counted, one mail to the owner with its other sales. Marked
+// in the same transaction as the mail is queued, so told once.
+import type { Deps } from '../../deps.ts'
+import { withTx } from '../../kit/db.ts'
+import { startPoller } from '../../kit/jobs.ts'
+import type { WorkerFactory } from '../../workers.ts'
+import { queueEmail } from '../email/service.ts'
+import { saleSummaryEmail } from '../email/templates.ts'
+import { saleNoticesRepo as repo } from './repo.ts'
+
+/**
+ * How long after a window ends its summary waits: a sale's time is taken before its transaction
+ * commits, so a sale of the window may become visible after the window has ended.
+ */
+export const SUMMARY_MARGIN_MS = 30_000
+
+const BATCH = 100
+
+export async function summarizeEndedWindows(deps: Deps): Promise<number> {
+  return withTx(deps.db, async (tx) => {
+    const now = deps.clock.now()
+    const due = await repo.lockDue(tx, new Date(now.getTime() - SUMMARY_MARGIN_MS), BATCH)
+    for (const window of due) {
+      await repo.markSummarized(tx, window.id, now)
+      // Turned off meanwhile, or no other sale: nothing to tell.
+      if (!window.sale_notifications || !window.owner_email) continue
+      const products = await repo.salesIn(tx, window)
+      if (!products.length) continue
+      await queueEmail(tx, deps, {
+        to: window.owner_email,
+        dedupeKey: `sale-summary:${window.id}`,
+        ...saleSummaryEmail({
+          ownerName: window.owner_name ?? '',
+          products: products.map((p) => ({
+            name: p.product_name,
+            sales: p.sales,
+            amountCents: p.amount_cents,
+          })),
+          ordersUrl: `${deps.config.baseUrl}/dashboard/pedidos`,
+        }),
+      })
+    }
+    return due.length
+  })
+}
+
+export const startSaleSummaryWorker: WorkerFactory = (deps) =>
+  startPoller({
+    name: 'sale-notices.summarize',
+    intervalMs: Math.max(deps.config.workerPollMs, 1_000),
+    pass: () => summarizeEndedWindows(deps),
+    onError: (error) => deps.log.error({ err: error }, 'sale summary pass failed'),
+  })

@@ -1,0 +1,91 @@
+import { sql } from 'kysely'
+import type { Executor } from '../../kit/db.ts'
+
+export interface DueWindow {
+  id: string
+  account_id: string
+  opened_by: string
+  starts_at: Date
+  ends_at: Date
+  sale_notifications: boolean
+  owner_email: string | null
+  owner_name: string | null
+}
+
+export interface ProductSales {
+  product_name: string
+  sales: number
+  amount_cents: number
+}
+
+export const saleNoticesRepo = {
+  /**
+   * Opens the account's next window, from where its latest ended to `endsAt`, when none covers
+   * `paidAt`; its id, or null when one does. Run only by a sale whose snapshot saw no window.
+   * The row is locked SKIP LOCKED, its condition rechecked on its newest version: of sales racing
+   * to open a window, one does and the others skip the row instead of waiting on it (no sale
+   * waits here, so none can deadlock with the ledger's slots another holds). Windows tile time,
+   * each starting where the latest ended, so a sale that skipped falls in the window its racer
+   * opens (or, should that roll back, the next one) and is told in that window's summary.
+   */
+  async open(
+    tx: Executor,
+    v: { id: string; accountId: string; orderId: string; paidAt: Date; endsAt: Date },
+  ): Promise<string | null> {
+    const { rows } = await sql<{ id: string }>`
+      WITH opened AS (
+        UPDATE accounts
+        SET sale_notice_from = coalesce(sale_notice_until, created_at),
+          sale_notice_until = ${v.endsAt}
+        WHERE id IN (
+          SELECT id FROM accounts
+          WHERE id = ${v.accountId}
+            AND (sale_notice_until IS NULL OR sale_notice_until <= ${v.paidAt})
+          FOR NO KEY UPDATE SKIP LOCKED
+        )
+        RETURNING id, sale_notice_from, sale_notice_until
+      )
+      INSERT INTO sale_notice_windows (id, account_id, opened_by, starts_at, ends_at)
+      SELECT ${v.id}, id, ${v.orderId}, sale_notice_from, sale_notice_until FROM opened
+      RETURNING id`.execute(tx)
+    return rows[0]?.id ?? null
+  },
+
+  /** Windows ended before `endedBefore` and not yet summarized, locked, with their owner. */
+  async lockDue(tx: Executor, endedBefore: Date, limit: number): Promise<DueWindow[]> {
+    const { rows } = await sql<DueWindow>`
+      SELECT w.id, w.account_id, w.opened_by, w.starts_at, w.ends_at, a.sale_notifications,
+        owner.email AS owner_email, owner.name AS owner_name
+      FROM sale_notice_windows w
+      JOIN accounts a ON a.id = w.account_id
+      LEFT JOIN LATERAL (
+        SELECT users.email, users.name FROM account_users
+        JOIN users ON users.id = account_users.user_id
+        WHERE account_users.account_id = w.account_id AND account_users.role = 'owner'
+        ORDER BY account_users.created_at LIMIT 1
+      ) owner ON true
+      WHERE w.summarized_at IS NULL AND w.ends_at <= ${endedBefore}
+      ORDER BY w.ends_at
+      LIMIT ${limit}
+      FOR UPDATE OF w SKIP LOCKED`.execute(tx)
+    return rows
+  },
+
+  /** The window's sales but its opener's, per product, the best-selling first. */
+  async salesIn(tx: Executor, w: DueWindow): Promise<ProductSales[]> {
+    const { rows } = await sql<ProductSales>`
+      SELECT p.name AS product_name, count(*)::int AS sales,
+        sum(o.amount_cents)::int8 AS amount_cents
+      FROM orders o
+      JOIN products p ON p.id = o.product_id
+      WHERE o.account_id = ${w.account_id} AND o.paid_at >= ${w.starts_at}
+        AND o.paid_at < ${w.ends_at} AND o.id <> ${w.opened_by}
+      GROUP BY o.product_id, p.name
+      ORDER BY sum(o.amount_cents) DESC, p.name`.execute(tx)
+    return rows
+  },
+
+  async markSummarized(tx: Executor, id: string, at: Date) {
+    await sql`UPDATE sale_notice_windows SET summarized_at = ${at} WHERE id = ${id}`.execute(tx)
+  },
+}

@@ -1,0 +1,146 @@
+// Sale notices coalesced (issue 13, launch day): a sale after a quiet spell is told to the owner
+// at once; the other sales of the minute it opens come in one summary once it has ended and a
+// margin more. Every sale is told exactly once, racing sales included, over a real SMTP server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SUMMARY_MARGIN_MS } from '../../../src/modules/sale-notices/jobs.ts'
+import { WINDOW_MS } from '../../../src/modules/sale-notices/service.ts'
+import { type Creator, signupCreator } from '../../setup/actors.ts'
+import { checkout, createProduct, pay } from '../../setup/purchase.ts'
+import { engine, startTestService, type TestService } from '../../setup/service.ts'
+import { startSmtpSink } from '../../setup/smtp-sink.ts'
+
+let svc: TestService
+let sink: Awaited<ReturnType<typeof startSmtpSink>>
+beforeAll(async () => {
+  sink = await startSmtpSink()
+  svc = await startTestService({ SMTP_URL: sink.url })
+})
+afterAll(async () => {
+  await svc?.stop()
+  await sink?.close()
+})
+
+/** The subjects of the mails queued to `to`, oldest first. */
+async function subjectsTo(to: string) {
+  const rows = await svc.deps.db
+    .selectFrom('emails')
+    .select(['subject', 'text_body', 'html_body'])
+    .where('to_address', '=', to.toLowerCase())
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute()
+  return rows
+}
+
+async function buy(productId: string) {
+  const created = await checkout(svc.api, productId)
+  expect(created.status).toBe(201)
+  expect((await pay(svc.api, created.body.charge_id)).body.callback_status).toBe(200)
+  return created.body.order_id as string
+}
+
+const summarize = () => svc.workers!.runOnce('sale-notices.summarize')
+const advance = (ms: number) => svc.deps.clock.advance(ms)
+
+async function shop(name: string) {
+  const creator = await signupCreator(svc.api, name)
+  const key = await creator.key(['write:products'])
+  return { creator, key }
+}
+
+describe(`sale notices coalesced (${engine})`, () => {
+  let creator: Creator
+  let course: { id: string }
+  let ebook: { id: string }
+  beforeAll(async () => {
+    const opened = await shop('Carla Criadora')
+    creator = opened.creator
+    course = await createProduct(svc.api, opened.key, { name: 'Curso de Fotografia' })
+    ebook = await createProduct(svc.api, opened.key, {
+      name: 'E-book de Receitas',
+      plans: [{ name: 'Único', price: 39.9 }],
+    })
+  })
+
+  it('the first sale at once; the rest of its minute in one summary after it; then again at once', async () => {
+    await buy(course.id)
+    await buy(course.id)
+    await buy(ebook.id)
+    expect((await subjectsTo(creator.email)).map((m) => m.subject)).toEqual([
+      'Venda aprovada: Curso de Fotografia — R$ 97,90',
+    ])
+
+    // The window has ended, but not its margin: no summary yet. A sale now opens the next.
+    await advance(WINDOW_MS)
+    await summarize()
+    await buy(ebook.id)
+    expect((await subjectsTo(creator.email)).map((m) => m.subject)).toEqual([
+      'Venda aprovada: Curso de Fotografia — R$ 97,90',
+      'Venda aprovada: E-book de Receitas — R$ 39,90',
+    ])
+
+    await advance(SUMMARY_MARGIN_MS)
+    await summarize()
+    const mails = await subjectsTo(creator.email)
+    expect(mails.map((m) => m.subject)).toEqual([
+      'Venda aprovada: Curso de Fotografia — R$ 97,90',
+      'Venda aprovada: E-book de Receitas — R$ 39,90',
+      'Mais 2 vendas aprovadas — R$ 137,80',
+    ])
+    const summary = mails[2]!
+    for (const body of [summary.text_body, summary.html_body]) {
+      expect(body).toContain('Curso de Fotografia: 1 venda, R$ 97,90')
+      expect(body).toContain('E-book de Receitas: 1 venda, R$ 39,90')
+      expect(body).toContain(`${svc.deps.config.baseUrl}/dashboard/pedidos`)
+    }
+    // The best-selling product first.
+    expect(summary.text_body.indexOf('Curso')).toBeLessThan(summary.text_body.indexOf('E-book'))
+    expect(summary.text_body).toContain('Olá, Carla Criadora!')
+
+    // The second window had no other sale: no summary of it, and none twice.
+    await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
+    await summarize()
+    await summarize()
+    expect(await subjectsTo(creator.email)).toHaveLength(3)
+
+    // The summary goes out over SMTP like any mail.
+    await svc.workers!.runOnce('email.send')
+    const sent = sink.received.filter((raw) =>
+      raw.toLowerCase().includes(`to: ${creator.email.toLowerCase()}`),
+    )
+    expect(sent).toHaveLength(3)
+  })
+
+  it('sales racing at a quiet moment: one is told at once, the others in the summary, none twice', async () => {
+    const { creator: racer, key } = await shop('Rita Lançadora')
+    const product = await createProduct(svc.api, key, { name: 'Mentoria' })
+    const sales = 12
+    await Promise.all(Array.from({ length: sales }, () => buy(product.id)))
+    expect((await subjectsTo(racer.email)).map((m) => m.subject)).toEqual([
+      'Venda aprovada: Mentoria — R$ 97,90',
+    ])
+    await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
+    await summarize()
+    expect((await subjectsTo(racer.email)).map((m) => m.subject)).toEqual([
+      'Venda aprovada: Mentoria — R$ 97,90',
+      `Mais ${sales - 1} vendas aprovadas — R$ 1.076,90`,
+    ])
+  })
+
+  it('turned off during a window: no summary of it', async () => {
+    const { creator: quiet, key } = await shop('Quitéria Discreta')
+    const product = await createProduct(svc.api, key, { name: 'Oficina' })
+    await buy(product.id)
+    await buy(product.id)
+    const off = await svc.api('PATCH', `/api/accounts/${quiet.accountId}/settings`, {
+      session: quiet.session,
+      body: { sale_notifications: false },
+    })
+    expect(off.status).toBe(200)
+    await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
+    await summarize()
+    expect((await subjectsTo(quiet.email)).map((m) => m.subject)).toEqual([
+      'Venda aprovada: Oficina — R$ 97,90',
+    ])
+  })
+})
