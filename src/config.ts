@@ -33,7 +33,7 @@ export type PayoutProviderName = (typeof PAYOUT_PROVIDERS)[number]
 /**
  * SMTP connections each e-mail worker keeps open. A connection sends its mails one after
  * another, two round trips each: 20 carry ~650 mails/s to a server nearby, but only ~170–330
- * to a provider 30–60 ms away, less than a launch's three mails a sale at 100 sales/s. The
+ * to a provider 30–60 ms away, less than a launch's two mails a sale at 100 sales/s. The
  * least keeps the slowest pass inside the mail lease (email/attempts.ts).
  */
 export const SMTP_CONNECTIONS = { min: 10, max: 100, default: 20 } as const

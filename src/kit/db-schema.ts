@@ -29,7 +29,6 @@ export interface DB {
     opened_by: string
     starts_at: Timestamp
     ends_at: Timestamp
-    summarized_at: Timestamp | null
   }
   account_users: {
     account_id: string

@@ -12,15 +12,14 @@ ALTER TABLE accounts ADD COLUMN sale_notice_until timestamptz DEFAULT now();
 ALTER TABLE accounts ALTER COLUMN sale_notice_until DROP DEFAULT;
 ALTER TABLE accounts ADD COLUMN sale_notice_from timestamptz;
 
--- One row per window: its opener (noticed on its own), its span, and whether its summary of the
--- other sales in it was made. Summarized a margin after it ends, so late commits are counted.
+-- A window waiting for its summary of the sales in it but its opener's (told on its own): its
+-- span and its opener. Summarized a margin after it ends, so late commits are counted, and
+-- deleted in the transaction that queues the summary: the mails keep what was told.
 CREATE TABLE sale_notice_windows (
   id uuid PRIMARY KEY,
   account_id uuid NOT NULL REFERENCES accounts (id),
   opened_by uuid NOT NULL REFERENCES orders (id),
   starts_at timestamptz NOT NULL,
-  ends_at timestamptz NOT NULL,
-  summarized_at timestamptz
+  ends_at timestamptz NOT NULL
 );
-CREATE INDEX sale_notice_windows_due_idx ON sale_notice_windows (ends_at)
-  WHERE summarized_at IS NULL;
+CREATE INDEX sale_notice_windows_ends_idx ON sale_notice_windows (ends_at);

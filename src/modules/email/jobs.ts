@@ -12,7 +12,7 @@ import { emailRepo as repo } from './repo.ts'
 import { createMailTransport, type MailTransport } from './transport.ts'
 
 // Each pass costs a fixed ~0.1 s beside its mails (measured over SMTP: 20 mails a pass gave
-// ~175 mails/s, 100 gave ~650), and a launch queues three mails per sale: big passes.
+// ~175 mails/s, 100 gave ~650), and a launch queues two mails per sale: big passes.
 const BATCH = 100
 
 export const startEmailWorker: WorkerFactory = (deps) => {

@@ -19,8 +19,9 @@ export function createMailTransport(
   const pool = new SMTPPool({
     url: config.smtpUrl,
     // SMTP_CONNECTIONS (config.ts); nodemailer's default is 5. At a launch's three mails a
-    // sale, 10 fell behind even a sink nearby on 2026-11-25 (100 sales/s offered: e-mail p99
-    // 4.3 s; 20: 0.5 s), when a mail cost the service more than it does now.
+    // sale (two since the owner's notices are coalesced), 10 fell behind even a sink nearby on
+    // 2026-11-25 (100 sales/s offered: e-mail p99 4.3 s; 20: 0.5 s), when a mail cost the
+    // service more than it does now.
     maxConnections: config.smtpConnections,
     // nodemailer waits up to 2 min to connect and 10 min on a silent socket; a pass must end
     // inside the outbox lease (attempts.ts), or a second worker would send its mails again.

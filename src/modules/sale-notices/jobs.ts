@@ -1,6 +1,6 @@
 // The summaries of sale notice windows (service.ts): once a window has ended, and a margin more
-// so that sales committing late are counted, one mail to the owner with its other sales. Marked
-// in the same transaction as the mail is queued, so told once.
+// so that sales committing late are counted, one mail to the owner with its other sales. The
+// window is deleted in the transaction that queues the mail, so told once.
 import type { Deps } from '../../deps.ts'
 import { withTx } from '../../kit/db.ts'
 import { startPoller } from '../../kit/jobs.ts'
@@ -22,7 +22,7 @@ export async function summarizeEndedWindows(deps: Deps): Promise<number> {
     const now = deps.clock.now()
     const due = await repo.lockDue(tx, new Date(now.getTime() - SUMMARY_MARGIN_MS), BATCH)
     for (const window of due) {
-      await repo.markSummarized(tx, window.id, now)
+      await repo.remove(tx, window.id)
       // Turned off meanwhile, or no other sale: nothing to tell.
       if (!window.sale_notifications || !window.owner_email) continue
       const products = await repo.salesIn(tx, window)

@@ -51,7 +51,7 @@ export const saleNoticesRepo = {
     return rows[0]?.id ?? null
   },
 
-  /** Windows ended before `endedBefore` and not yet summarized, locked, with their owner. */
+  /** Windows ended before `endedBefore` (none summarized yet: that deletes them), locked. */
   async lockDue(tx: Executor, endedBefore: Date, limit: number): Promise<DueWindow[]> {
     const { rows } = await sql<DueWindow>`
       SELECT w.id, w.account_id, w.opened_by, w.starts_at, w.ends_at, a.sale_notifications,
@@ -64,7 +64,7 @@ export const saleNoticesRepo = {
         WHERE account_users.account_id = w.account_id AND account_users.role = 'owner'
         ORDER BY account_users.created_at LIMIT 1
       ) owner ON true
-      WHERE w.summarized_at IS NULL AND w.ends_at <= ${endedBefore}
+      WHERE w.ends_at <= ${endedBefore}
       ORDER BY w.ends_at
       LIMIT ${limit}
       FOR UPDATE OF w SKIP LOCKED`.execute(tx)
@@ -85,7 +85,7 @@ export const saleNoticesRepo = {
     return rows
   },
 
-  async markSummarized(tx: Executor, id: string, at: Date) {
-    await sql`UPDATE sale_notice_windows SET summarized_at = ${at} WHERE id = ${id}`.execute(tx)
+  async remove(tx: Executor, id: string) {
+    await sql`DELETE FROM sale_notice_windows WHERE id = ${id}`.execute(tx)
   },
 }

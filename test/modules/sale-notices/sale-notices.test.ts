@@ -1,8 +1,11 @@
 // Sale notices coalesced (issue 13, launch day): a sale after a quiet spell is told to the owner
 // at once; the other sales of the minute it opens come in one summary once it has ended and a
 // margin more. Every sale is told exactly once, racing sales included, over a real SMTP server.
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { withTx } from '../../../src/kit/db.ts'
 import { SUMMARY_MARGIN_MS } from '../../../src/modules/sale-notices/jobs.ts'
+import { saleNoticesRepo } from '../../../src/modules/sale-notices/repo.ts'
 import { WINDOW_MS } from '../../../src/modules/sale-notices/service.ts'
 import { type Creator, signupCreator } from '../../setup/actors.ts'
 import { checkout, createProduct, pay } from '../../setup/purchase.ts'
@@ -126,6 +129,44 @@ describe(`sale notices coalesced (${engine})`, () => {
       `Mais ${sales - 1} vendas aprovadas — R$ 1.076,90`,
     ])
   })
+
+  // PGlite has one connection: no sale there ever meets another's lock.
+  if (engine === 'postgres')
+    it('a sale that finds another opening the window: does not wait, is told in its summary', async () => {
+      const { creator: owner, key } = await shop('Olga Concorrida')
+      const product = await createProduct(svc.api, key, { name: 'Workshop' })
+      const first = await buy(product.id)
+      await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
+      await summarize()
+      const db = svc.deps.db
+      // A racing sale in flight holds the account's row, about to open the next window.
+      await withTx(db, async (tx) => {
+        await sql`SELECT 1 FROM accounts WHERE id = ${owner.accountId} FOR NO KEY UPDATE`.execute(
+          tx,
+        )
+        // This sale's snapshot saw no window: it skips the held row instead of waiting on it.
+        await buy(product.id)
+        const paidAt = svc.deps.clock.now()
+        const opened = await saleNoticesRepo.open(tx, {
+          id: crypto.randomUUID(),
+          accountId: owner.accountId,
+          orderId: first,
+          paidAt,
+          endsAt: new Date(paidAt.getTime() + WINDOW_MS),
+        })
+        expect(opened).not.toBeNull()
+      })
+      expect((await subjectsTo(owner.email)).map((m) => m.subject)).toEqual([
+        'Venda aprovada: Workshop — R$ 97,90',
+      ])
+      // The racer's window starts where the last ended, before the skipped sale was paid.
+      await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
+      await summarize()
+      expect((await subjectsTo(owner.email)).map((m) => m.subject)).toEqual([
+        'Venda aprovada: Workshop — R$ 97,90',
+        'Mais 1 venda aprovada — R$ 97,90',
+      ])
+    })
 
   it('turned off during a window: no summary of it', async () => {
     const { creator: quiet, key } = await shop('Quitéria Discreta')
