@@ -5,9 +5,9 @@
 -- `sale_notice_until`: the end of the account's latest notice window. Written only by the sale
 -- that opens a window (a conditional UPDATE the sales inside it never run: they read it when the
 -- order is marked paid), so sales of one account do not meet on this row. Windows tile time: each
--- one starts where the one before it ended (`sale_notice_from`, the window the latest opener
--- opened), so every sale falls in exactly one. Accounts that sold before this start counting now;
--- new accounts from their creation.
+-- one starts where the one before it ended (`sale_notice_from`: where the latest starts), so every
+-- sale falls in exactly one. Accounts that sold before this start counting now; new accounts
+-- from their creation.
 ALTER TABLE accounts ADD COLUMN sale_notice_until timestamptz DEFAULT now();
 ALTER TABLE accounts ALTER COLUMN sale_notice_until DROP DEFAULT;
 ALTER TABLE accounts ADD COLUMN sale_notice_from timestamptz;

@@ -2,7 +2,8 @@
 // UTF-8 text part and a UTF-8 HTML part, both base64 (any byte, any line length, no escaping
 // rules to get wrong). nodemailer's general composer spent ~0.8 ms of CPU per mail on the same
 // message; three mails went out per purchase then (two since the owner's notices are
-// coalesced), so on launch day it was the largest single cost in the service. nodemailer still speaks SMTP (pool, time-outs, retries).
+// coalesced), so on launch day it was the largest single cost in the service. nodemailer still
+// speaks SMTP (pool, time-outs, retries).
 
 export interface MimeMail {
   /** The outbox row's id: the Message-ID, the same on every retry of the mail. */

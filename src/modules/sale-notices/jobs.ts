@@ -17,6 +17,9 @@ export const SUMMARY_MARGIN_MS = 30_000
 
 const BATCH = 100
 
+/** Every 5 s: a summary already waits half a minute by design, and an idle service polls less. */
+const POLL_MS = 5_000
+
 export async function summarizeEndedWindows(deps: Deps): Promise<number> {
   return withTx(deps.db, async (tx) => {
     const now = deps.clock.now()
@@ -48,7 +51,7 @@ export async function summarizeEndedWindows(deps: Deps): Promise<number> {
 export const startSaleSummaryWorker: WorkerFactory = (deps) =>
   startPoller({
     name: 'sale-notices.summarize',
-    intervalMs: Math.max(deps.config.workerPollMs, 1_000),
+    intervalMs: Math.max(deps.config.workerPollMs, POLL_MS),
     pass: () => summarizeEndedWindows(deps),
     onError: (error) => deps.log.error({ err: error }, 'sale summary pass failed'),
   })

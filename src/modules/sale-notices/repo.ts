@@ -1,3 +1,5 @@
+// Sale notice windows (service.ts): the account's mark of its latest window, the windows waiting
+// for their summary, and the sales a summary tells.
 import { sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
 

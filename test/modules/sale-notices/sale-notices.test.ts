@@ -23,8 +23,8 @@ afterAll(async () => {
   await sink?.close()
 })
 
-/** The subjects of the mails queued to `to`, oldest first. */
-async function subjectsTo(to: string) {
+/** The mails queued to `to`, oldest first. */
+async function mailsTo(to: string) {
   const rows = await svc.deps.db
     .selectFrom('emails')
     .select(['subject', 'text_body', 'html_body'])
@@ -69,7 +69,7 @@ describe(`sale notices coalesced (${engine})`, () => {
     await buy(course.id)
     await buy(course.id)
     await buy(ebook.id)
-    expect((await subjectsTo(creator.email)).map((m) => m.subject)).toEqual([
+    expect((await mailsTo(creator.email)).map((m) => m.subject)).toEqual([
       'Venda aprovada: Curso de Fotografia — R$ 97,90',
     ])
 
@@ -77,14 +77,14 @@ describe(`sale notices coalesced (${engine})`, () => {
     await advance(WINDOW_MS)
     await summarize()
     await buy(ebook.id)
-    expect((await subjectsTo(creator.email)).map((m) => m.subject)).toEqual([
+    expect((await mailsTo(creator.email)).map((m) => m.subject)).toEqual([
       'Venda aprovada: Curso de Fotografia — R$ 97,90',
       'Venda aprovada: E-book de Receitas — R$ 39,90',
     ])
 
     await advance(SUMMARY_MARGIN_MS)
     await summarize()
-    const mails = await subjectsTo(creator.email)
+    const mails = await mailsTo(creator.email)
     expect(mails.map((m) => m.subject)).toEqual([
       'Venda aprovada: Curso de Fotografia — R$ 97,90',
       'Venda aprovada: E-book de Receitas — R$ 39,90',
@@ -104,7 +104,7 @@ describe(`sale notices coalesced (${engine})`, () => {
     await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
     await summarize()
     await summarize()
-    expect(await subjectsTo(creator.email)).toHaveLength(3)
+    expect(await mailsTo(creator.email)).toHaveLength(3)
 
     // The summary goes out over SMTP like any mail.
     await svc.workers!.runOnce('email.send')
@@ -119,12 +119,12 @@ describe(`sale notices coalesced (${engine})`, () => {
     const product = await createProduct(svc.api, key, { name: 'Mentoria' })
     const sales = 12
     await Promise.all(Array.from({ length: sales }, () => buy(product.id)))
-    expect((await subjectsTo(racer.email)).map((m) => m.subject)).toEqual([
+    expect((await mailsTo(racer.email)).map((m) => m.subject)).toEqual([
       'Venda aprovada: Mentoria — R$ 97,90',
     ])
     await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
     await summarize()
-    expect((await subjectsTo(racer.email)).map((m) => m.subject)).toEqual([
+    expect((await mailsTo(racer.email)).map((m) => m.subject)).toEqual([
       'Venda aprovada: Mentoria — R$ 97,90',
       `Mais ${sales - 1} vendas aprovadas — R$ 1.076,90`,
     ])
@@ -156,13 +156,13 @@ describe(`sale notices coalesced (${engine})`, () => {
         })
         expect(opened).not.toBeNull()
       })
-      expect((await subjectsTo(owner.email)).map((m) => m.subject)).toEqual([
+      expect((await mailsTo(owner.email)).map((m) => m.subject)).toEqual([
         'Venda aprovada: Workshop — R$ 97,90',
       ])
       // The racer's window starts where the last ended, before the skipped sale was paid.
       await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
       await summarize()
-      expect((await subjectsTo(owner.email)).map((m) => m.subject)).toEqual([
+      expect((await mailsTo(owner.email)).map((m) => m.subject)).toEqual([
         'Venda aprovada: Workshop — R$ 97,90',
         'Mais 1 venda aprovada — R$ 97,90',
       ])
@@ -180,7 +180,7 @@ describe(`sale notices coalesced (${engine})`, () => {
     expect(off.status).toBe(200)
     await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
     await summarize()
-    expect((await subjectsTo(quiet.email)).map((m) => m.subject)).toEqual([
+    expect((await mailsTo(quiet.email)).map((m) => m.subject)).toEqual([
       'Venda aprovada: Oficina — R$ 97,90',
     ])
   })
