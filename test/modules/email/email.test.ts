@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTx } from '../../../src/kit/db.ts'
 import { queueEmail } from '../../../src/modules/email/service.ts'
-import { accessEmail, deliveryEmail } from '../../../src/modules/email/templates.ts'
+import {
+  accessEmail,
+  deliveryEmail,
+  saleSummaryEmail,
+} from '../../../src/modules/email/templates.ts'
 import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
 import { startSmtpSink } from '../../setup/smtp-sink.ts'
 
@@ -28,6 +32,30 @@ describe('templates', () => {
     })
     expect(access.subject).toMatch(/área de membros/)
     expect(access.text).toContain('https://v/members/login?token=t')
+  })
+
+  it('a sale summary names ten products, counts the rest, and escapes names in HTML', () => {
+    const products = Array.from({ length: 12 }, (_, i) => ({
+      name: i === 0 ? 'Curso <b>&</b> Cia' : `Produto ${i}`,
+      sales: 12 - i,
+      amountCents: (12 - i) * 1000,
+    }))
+    const mail = saleSummaryEmail({ ownerName: 'Ana', products, ordersUrl: 'https://v/pedidos' })
+    // 12 + 11 + … + 1 sales, R$ 10,00 each.
+    expect(mail.subject).toBe('Mais 78 vendas aprovadas — R$ 780,00')
+    expect(mail.text).toContain('- Curso <b>&</b> Cia: 12 vendas, R$ 120,00')
+    expect(mail.text).toContain('- Produto 9: 3 vendas, R$ 30,00')
+    expect(mail.text).not.toContain('Produto 10:')
+    expect(mail.text).toContain('- e mais 2 produtos')
+    expect(mail.html).toContain('Curso &lt;b&gt;&amp;&lt;/b&gt; Cia: 12 vendas')
+    const one = saleSummaryEmail({
+      ownerName: '',
+      products: [{ name: 'E-book', sales: 1, amountCents: 3990 }],
+      ordersUrl: 'https://v/pedidos',
+    })
+    expect(one.subject).toBe('Mais 1 venda aprovada — R$ 39,90')
+    expect(one.text).toContain('Olá!')
+    expect(one.text).toContain('- E-book: 1 venda, R$ 39,90')
   })
 })
 
