@@ -37,12 +37,15 @@ async function sleepers(admin: Db, end: boolean): Promise<number> {
   return rows[0]!.n
 }
 
+/** A short pause between looks, so a wait does not hold a core the awaited work needs. */
+const nextLook = () => new Promise((resolve) => setTimeout(resolve, 5))
+
 /** Resolves once a backend of this database sleeps in a statement. */
 export async function untilSleeping(admin: Db) {
-  while (!(await sleepers(admin, false))) {}
+  while (!(await sleepers(admin, false))) await nextLook()
 }
 
 /** Terminates the backend asleep in a statement once there is one. */
 export async function terminateSleeper(admin: Db) {
-  while (!(await sleepers(admin, true))) {}
+  while (!(await sleepers(admin, true))) await nextLook()
 }
