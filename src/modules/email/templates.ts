@@ -8,6 +8,9 @@ type Rendered = Omit<Mail, 'to'>
 
 const METHOD_LABELS = { pix: 'PIX', card: 'Cartão de crédito', boleto: 'Boleto' } as const
 
+/** "Olá, <nome>!", or "Olá!" without a name. */
+const greeting = (name: string) => (name ? `Olá, ${name}!` : 'Olá!')
+
 /** The last line of every mail of sale notifications. */
 const SALE_NOTICES_OFF =
   'Para deixar de receber estes avisos, desative as notificações de venda nas configurações da conta.'
@@ -30,7 +33,7 @@ export function saleNotificationEmail(input: {
     input.method === 'card' && input.installments > 1
       ? `${METHOD_LABELS.card} em ${input.installments}x`
       : METHOD_LABELS[input.method]
-  const hello = input.ownerName ? `Olá, ${input.ownerName}!` : 'Olá!'
+  const hello = greeting(input.ownerName)
   const what = input.renewal ? 'Uma assinatura foi renovada' : 'Você fez uma venda'
   const text = `${hello}
 
@@ -75,7 +78,7 @@ export function saleSummaryEmail(input: {
   const total = formatBrl(input.products.reduce((cents, p) => cents + p.amountCents, 0))
   const approved = sales === 1 ? 'aprovada' : 'aprovadas'
   const subject = `Mais ${salesCount(sales)} ${approved} — ${total}`
-  const hello = input.ownerName ? `Olá, ${input.ownerName}!` : 'Olá!'
+  const hello = greeting(input.ownerName)
   const what = `Desde o último aviso, você fez mais ${salesCount(sales)}, no total de ${total}:`
   const named = input.products.slice(0, SUMMARY_PRODUCTS)
   const others = input.products.length - named.length
@@ -189,7 +192,7 @@ export function cartRecoveryEmail(input: {
   checkoutLink: string
 }): Rendered {
   const subject = `Sua compra de ${input.productName} está esperando por você`
-  const hello = input.buyerName ? `Olá, ${input.buyerName}!` : 'Olá!'
+  const hello = greeting(input.buyerName)
   const text = `${hello}
 
 Vimos que você começou a comprar "${input.productName}" e não terminou. Guardamos seus dados:

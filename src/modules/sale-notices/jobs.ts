@@ -5,6 +5,8 @@ import type { Deps } from '../../deps.ts'
 import { withTx } from '../../kit/db.ts'
 import { startPoller } from '../../kit/jobs.ts'
 import type { WorkerFactory } from '../../workers.ts'
+import { accountOwner } from '../accounts/service.ts'
+import { readSettings } from '../accounts/settings.ts'
 import { queueEmail } from '../email/service.ts'
 import { saleSummaryEmail } from '../email/templates.ts'
 import { saleNoticesRepo as repo } from './repo.ts'
@@ -27,14 +29,17 @@ export async function summarizeEndedWindows(deps: Deps): Promise<number> {
     for (const window of due) {
       await repo.remove(tx, window.id)
       // Turned off meanwhile, or no other sale: nothing to tell.
-      if (!window.sale_notifications || !window.owner_email) continue
+      const { sale_notifications } = await readSettings(tx, window.account_id)
+      if (!sale_notifications) continue
       const products = await repo.salesIn(tx, window)
       if (!products.length) continue
+      const owner = await accountOwner(tx, window.account_id)
+      if (!owner) continue
       await queueEmail(tx, deps, {
-        to: window.owner_email,
+        to: owner.email,
         dedupeKey: `sale-summary:${window.id}`,
         ...saleSummaryEmail({
-          ownerName: window.owner_name ?? '',
+          ownerName: owner.name,
           products: products.map((p) => ({
             name: p.product_name,
             sales: p.sales,

@@ -1,18 +1,11 @@
 // Sale notice windows (service.ts): the account's mark of its latest window, the windows waiting
-// for their summary, and the sales a summary tells.
-import { sql } from 'kysely'
+// for their summary, and the sales a summary tells. The account's setting and owner are the
+// accounts module's to read.
+import { type Selectable, sql } from 'kysely'
 import type { Executor } from '../../kit/db.ts'
+import type { DB } from '../../kit/db-schema.ts'
 
-export interface DueWindow {
-  id: string
-  account_id: string
-  opened_by: string
-  starts_at: Date
-  ends_at: Date
-  sale_notifications: boolean
-  owner_email: string | null
-  owner_name: string | null
-}
+export type DueWindow = Selectable<DB['sale_notice_windows']>
 
 export interface ProductSales {
   product_name: string
@@ -54,23 +47,16 @@ export const saleNoticesRepo = {
   },
 
   /** Windows ended before `endedBefore` (none summarized yet: that deletes them), locked. */
-  async lockDue(tx: Executor, endedBefore: Date, limit: number): Promise<DueWindow[]> {
-    const { rows } = await sql<DueWindow>`
-      SELECT w.id, w.account_id, w.opened_by, w.starts_at, w.ends_at, a.sale_notifications,
-        owner.email AS owner_email, owner.name AS owner_name
-      FROM sale_notice_windows w
-      JOIN accounts a ON a.id = w.account_id
-      LEFT JOIN LATERAL (
-        SELECT users.email, users.name FROM account_users
-        JOIN users ON users.id = account_users.user_id
-        WHERE account_users.account_id = w.account_id AND account_users.role = 'owner'
-        ORDER BY account_users.created_at LIMIT 1
-      ) owner ON true
-      WHERE w.ends_at <= ${endedBefore}
-      ORDER BY w.ends_at
-      LIMIT ${limit}
-      FOR UPDATE OF w SKIP LOCKED`.execute(tx)
-    return rows
+  lockDue(tx: Executor, endedBefore: Date, limit: number): Promise<DueWindow[]> {
+    return tx
+      .selectFrom('sale_notice_windows')
+      .selectAll()
+      .where('ends_at', '<=', endedBefore)
+      .orderBy('ends_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute()
   },
 
   /** The window's sales but its opener's, per product, the best-selling first. */

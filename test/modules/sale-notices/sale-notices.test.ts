@@ -45,10 +45,12 @@ async function buy(productId: string) {
 const summarize = () => svc.workers!.runOnce('sale-notices.summarize')
 const advance = (ms: number) => svc.deps.clock.advance(ms)
 
-async function shop(name: string) {
-  const creator = await signupCreator(svc.api, name)
+/** A new creator (`owner`) selling one product (`productName`, R$ 97,90); and its key. */
+async function shop(owner: string, productName = 'Curso de Teste') {
+  const creator = await signupCreator(svc.api, owner)
   const key = await creator.key(['write:products'])
-  return { creator, key }
+  const product = await createProduct(svc.api, key, { name: productName })
+  return { creator, key, product }
 }
 
 describe(`sale notices coalesced (${engine})`, () => {
@@ -56,9 +58,9 @@ describe(`sale notices coalesced (${engine})`, () => {
   let course: { id: string }
   let ebook: { id: string }
   beforeAll(async () => {
-    const opened = await shop('Carla Criadora')
+    const opened = await shop('Carla Criadora', 'Curso de Fotografia')
     creator = opened.creator
-    course = await createProduct(svc.api, opened.key, { name: 'Curso de Fotografia' })
+    course = opened.product
     ebook = await createProduct(svc.api, opened.key, {
       name: 'E-book de Receitas',
       plans: [{ name: 'Único', price: 39.9 }],
@@ -115,8 +117,7 @@ describe(`sale notices coalesced (${engine})`, () => {
   })
 
   it('sales racing at a quiet moment: one is told at once, the others in the summary, none twice', async () => {
-    const { creator: racer, key } = await shop('Rita Lançadora')
-    const product = await createProduct(svc.api, key, { name: 'Mentoria' })
+    const { creator: racer, product } = await shop('Rita Lançadora', 'Mentoria')
     const sales = 12
     await Promise.all(Array.from({ length: sales }, () => buy(product.id)))
     expect((await mailsTo(racer.email)).map((m) => m.subject)).toEqual([
@@ -133,8 +134,7 @@ describe(`sale notices coalesced (${engine})`, () => {
   // PGlite has one connection: no sale there ever meets another's lock.
   if (engine === 'postgres')
     it('a sale that finds another opening the window: does not wait, is told in its summary', async () => {
-      const { creator: owner, key } = await shop('Olga Concorrida')
-      const product = await createProduct(svc.api, key, { name: 'Workshop' })
+      const { creator: owner, product } = await shop('Olga Concorrida', 'Workshop')
       const first = await buy(product.id)
       await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
       await summarize()
@@ -169,8 +169,7 @@ describe(`sale notices coalesced (${engine})`, () => {
     })
 
   it('turned off during a window: no summary of it', async () => {
-    const { creator: quiet, key } = await shop('Quitéria Discreta')
-    const product = await createProduct(svc.api, key, { name: 'Oficina' })
+    const { creator: quiet, product } = await shop('Quitéria Discreta', 'Oficina')
     await buy(product.id)
     await buy(product.id)
     const off = await svc.api('PATCH', `/api/accounts/${quiet.accountId}/settings`, {
