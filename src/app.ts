@@ -12,10 +12,12 @@ import { registerErrorHandler } from './kit/http/error-handler.ts'
 import { registerGuards } from './kit/http/guard.ts'
 import { registerIdempotency } from './kit/http/idempotency.ts'
 import { registerInputHygiene } from './kit/http/input-hygiene.ts'
+import { registerLoadShedding } from './kit/http/load-shedding.ts'
 import { openapiDocument, registerOpenapi } from './kit/http/openapi.ts'
 import { registerSecurityHeaders } from './kit/http/security-headers.ts'
 import { SCOPES } from './modules/accounts/schema.ts'
 import { routesFor } from './routes.ts'
+import { OVERLOADED_PAGE } from './web/overloaded.ts'
 
 /** One line per request, at its end (Fastify writes two: "incoming request" and this one). */
 class OneLinePerRequest extends LogController {
@@ -69,6 +71,8 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   registerErrorHandler(app)
+  // First of the hooks after the body, so a shed request costs as little as it can.
+  registerLoadShedding(app, { maxInFlight: deps.config.httpMaxInFlight, page: OVERLOADED_PAGE })
   // Before any route, so every one (plugins' included) gets them.
   registerInputHygiene(app)
   registerSecurityHeaders(app, deps.config)

@@ -94,6 +94,8 @@ const EnvSchema = z.object({
     .default(SMTP_CONNECTIONS.default),
   MAIL_FROM: z.string().default('Vitrine <nao-responda@vitrine.local>'),
   ALLOW_HTTP_WEBHOOKS: flag('0'),
+  // Requests under way in one process before new ones are shed (kit/http/load-shedding.ts).
+  HTTP_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(256),
   TRUST_PROXY: flag('0'),
   CHECKOUT_CREATES_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   WEBHOOK_RETRY_SCHEDULE: z
@@ -165,6 +167,8 @@ export type Config = {
   mailFrom: string
   allowHttpWebhooks: boolean
   trustProxy: boolean
+  /** Requests under way in one process past which new ones get a 503 (load-shedding.ts). */
+  httpMaxInFlight: number
   checkoutCreatesPerMinute: number
   /** Delay before each webhook retry (attempts 2…5), before jitter. */
   webhookRetryScheduleMs: number[]
@@ -248,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     allowHttpWebhooks: e.ALLOW_HTTP_WEBHOOKS,
     trustProxy: e.TRUST_PROXY,
+    httpMaxInFlight: e.HTTP_MAX_IN_FLIGHT,
     checkoutCreatesPerMinute: e.CHECKOUT_CREATES_PER_MINUTE,
     // WEBHOOK_RETRY_BASE_MS (tests, development) doubles from a base instead of the schedule.
     webhookRetryScheduleMs: e.WEBHOOK_RETRY_BASE_MS

@@ -46,7 +46,8 @@ export function browserScript(name: string, entry: URL): string {
 export const assetRoutes: RouteModule = (app) => {
   app.get(
     `${PREFIX}:file`,
-    { schema: { hide: true, params: z.object({ file: z.string() }) } },
+    // Cheap, and the pages already served need them: never shed under load.
+    { config: { critical: true }, schema: { hide: true, params: z.object({ file: z.string() }) } },
     async (request, reply) => {
       const source = scripts.get(request.params.file)
       if (source === undefined) throw new NotFound()

@@ -31,7 +31,7 @@ const WHY: Record<ErrorStatus, string> = {
   422: 'Idempotency-Key already used with another request',
   429: 'Too many requests: retry after `Retry-After` seconds',
   502: 'The gateway gave no answer; repeating the request is safe',
-  503: 'Our side failed after the gateway answered; nothing was kept, so repeating is safe',
+  503: 'Too busy: too many requests under way, retry after `Retry-After` seconds; or our side failed after the gateway answered. Nothing was kept, so repeating is safe',
 }
 
 /** The two error bodies, as components every error response points at. */
@@ -73,6 +73,8 @@ export function errorStatuses(route: RouteOptions, guard: Guard): ErrorStatus[] 
   if (schema.body || schema.querystring || schema.params) out.add(400)
   if (schema.body) for (const status of [413, 415] as const) out.add(status)
   if (schema.params) out.add(404)
+  // Any route may be shed under load but those that finish a sale (kit/http/load-shedding.ts).
+  if (!route.config?.critical) out.add(503)
   if (guard !== 'public') {
     out.add(401)
     const writes = methods.some((method) => MUTATING.has(method))

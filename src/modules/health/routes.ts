@@ -6,7 +6,8 @@ export const healthRoutes: RouteModule = (app, deps) => {
   app.get(
     '/health',
     {
-      config: { guard: 'public' },
+      // The load balancer's question: answered however busy the process is.
+      config: { guard: 'public', critical: true },
       schema: {
         tags: ['health'],
         operationId: 'getHealth',

@@ -15,7 +15,9 @@ export const paymentRoutes: RouteModule = async (app, deps) => {
     scope.post(
       '/api/payments/callback/:gateway',
       {
-        config: { guard: 'public' },
+        // A sale being confirmed, whose gateway backs off on failures (Asaas pauses its queue
+        // after 15 in a row): never shed under load (kit/http/load-shedding.ts).
+        config: { guard: 'public', critical: true },
         schema: {
           tags,
           operationId: 'receivePaymentCallback',

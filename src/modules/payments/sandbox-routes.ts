@@ -44,7 +44,8 @@ const CONTROLS: Record<string, { type: SandboxEventType; operationId: string; su
     summary: 'Charge back a payment',
   },
 }
-const config = { guard: 'public' } as const
+// The sandbox stands for a gateway, which no load of ours turns away.
+const config = { guard: 'public', critical: true } as const
 
 export const sandboxRoutes: RouteModule = (app, deps) => {
   if (deps.config.paymentGateway !== 'sandbox') return

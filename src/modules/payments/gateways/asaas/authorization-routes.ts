@@ -16,7 +16,8 @@ export const asaasAuthorizationRoutes: RouteModule = (app, deps) => {
   app.post(
     '/api/payouts/asaas/authorization',
     {
-      config: { guard: 'public' },
+      // Asaas cancels the withdrawal after three failed calls: never shed under load.
+      config: { guard: 'public', critical: true },
       schema: {
         tags: ['payouts'],
         operationId: 'authorizeAsaasTransfer',

@@ -1,0 +1,61 @@
+// Load shedding (launch day): past HTTP_MAX_IN_FLIGHT requests under way in this process, a new
+// request is answered 503 at once, with Retry-After, instead of queueing behind the others until
+// its buyer gives up and the work done for it is wasted (Stripe's "load shedder"). What finishes
+// a sale is never shed (`config.critical`): the gateway's callbacks, the sandbox that stands for
+// a gateway, and /health for the load balancer; they still count.
+//
+// A request counts once its body has arrived (preValidation): a client trickling a body in holds
+// no slot. It stops counting when its response ends or its client goes away, whichever is first;
+// a handler whose client left still finishes its work (a charge under way is never cut).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { AppError } from '../errors.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Never shed under load (kit/http/load-shedding.ts): the work of finishing a sale. */
+    critical?: boolean
+  }
+}
+
+/** Long enough for the requests under way to drain; short enough that a buyer keeps waiting. */
+export const RETRY_AFTER_SECONDS = 2
+
+export const OVERLOADED_MESSAGE =
+  'Muitas pessoas comprando agora. Tente de novo em alguns segundos.'
+
+export interface LoadShedding {
+  /** Requests under way that count against the limit. */
+  inFlight(): number
+}
+
+/** `page`: the HTML a browser asking for a page gets instead of it. */
+export function registerLoadShedding(
+  app: FastifyInstance,
+  opts: { maxInFlight: number; page: string },
+): LoadShedding {
+  let inFlight = 0
+  app.addHook('preValidation', (request, reply, done) => {
+    if (inFlight >= opts.maxInFlight && !request.routeOptions.config?.critical)
+      return shed(request, reply, done, opts.page)
+    // A socket already gone never answers, so would never give its slot back.
+    if (reply.raw.socket?.destroyed) return done()
+    inFlight++
+    reply.raw.once('close', () => {
+      inFlight--
+    })
+    done()
+  })
+  return { inFlight: () => inFlight }
+}
+
+function shed(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: (error?: Error) => void,
+  page: string,
+) {
+  reply.header('retry-after', RETRY_AFTER_SECONDS)
+  const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/')
+  if (!wantsPage) return done(new AppError(503, OVERLOADED_MESSAGE, 'overloaded'))
+  reply.code(503).type('text/html; charset=utf-8').send(page)
+}
