@@ -4,6 +4,7 @@ import { closeBrowser } from '../test/setup/browser.ts'
 import { bareFastifyRps, bracketed, pgbenchLaunch, pgbenchTps } from './baselines.ts'
 import { serverReachable } from './lib/databases.ts'
 import { closeClient } from './lib/http.ts'
+import type { Latency } from './lib/latency.ts'
 import { fmt, printTable } from './lib/table.ts'
 import { type BalanceReadResult, balanceRead } from './scenarios/balance-read.ts'
 import { type CheckoutPageResult, checkoutPage } from './scenarios/checkout-page.ts'
@@ -68,6 +69,8 @@ if (wants('launch') && hasServer) {
     warmUpSeconds: launchWarmUp,
     affiliate,
     smtp,
+    // BENCH_LAUNCH_OVERLOAD=0 skips the overload window (twice the closed loop's rate offered).
+    overload: process.env.BENCH_LAUNCH_OVERLOAD !== '0',
     afterWindow: async () => {
       after.push(await pgbenchLaunch(seconds, launchBuyers))
     },
@@ -387,6 +390,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
         `queued → ${r.smtp ? 'accepted by SMTP (a sink in the bench)' : 'marked sent (no SMTP)'}; ${r.webhooks.mailDelay.count} mails, ${r.webhooks.mailsUnsent} unsent after 1 min`,
         `p99 < 5 s: ${mark(mailP99 < 5000 && r.webhooks.mailsUnsent === 0)}`,
       ],
+      ...overloadRows(r.overload),
       [
         'deliveries/s, one endpoint',
         fmt(oneEndpoint.perSecond, 0),
@@ -446,6 +450,20 @@ function ordersRows(o: LaunchDayResult['orders']): string[][] {
       'baseline: bare Fastify, page 1',
       `p50 ${fmt(o.bare.percentile(50), 2)} / p99 ${fmt(o.bare.percentile(99), 2)} ms`,
       "page 1's body from a route that does nothing else, the same client: this machine's floor",
+      '',
+    ],
+  ]
+}
+
+/** Twice the closed loop's rate offered: what load shedding turned away and what completed. */
+function overloadRows(o: LaunchDayResult['overload']): string[][] {
+  if (!o) return []
+  const ms = (l: Latency) => `p50 ${fmt(l.percentile(50))} / p99 ${fmt(l.percentile(99))} ms`
+  return [
+    [
+      `overload: ${o.offeredPerSecond}/s offered`,
+      `${fmt(o.completedPerSecond)}/s paid`,
+      `twice the closed loop's rate for ${o.seconds} s, each buyer on a connection of its own; shed ${fmt((100 * o.shed) / o.offered, 0)} % of the checkouts (503 answered in ${ms(o.shedAnswer)}), the paid purchases in ${ms(o.completed)}, other errors ${o.errors}, RSS peak ${fmt(o.rssPeakMiB, 0)} MiB`,
       '',
     ],
   ]
@@ -518,6 +536,11 @@ function launchJson(l: NonNullable<typeof launch>) {
     warmUpCpuPerPurchaseMs: r.warmUpCpuPerPurchaseMs,
     rssPeakMiB: r.rssPeakMiB,
     webhooks: { ...r.webhooks, delay: p(r.webhooks.delay), mailDelay: p(r.webhooks.mailDelay) },
+    overload: r.overload && {
+      ...r.overload,
+      shedAnswer: p(r.overload.shedAnswer),
+      completed: p(r.overload.completed),
+    },
     deliveriesPerSecondOneEndpoint: l.oneEndpoint.perSecond,
     orders: r.orders && {
       ...r.orders,

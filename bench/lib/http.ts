@@ -7,13 +7,19 @@ export async function request(
   baseUrl: string,
   method: string,
   path: string,
-  opts: { body?: unknown; headers?: Record<string, string>; localAddress?: string } = {},
+  opts: {
+    body?: unknown
+    headers?: Record<string, string>
+    localAddress?: string
+    /** Another agent than the shared one (its 64 sockets), e.g. many buyers at once. */
+    agent?: http.Agent
+  } = {},
 ): Promise<{ status: number; body: any; headers: http.IncomingHttpHeaders }> {
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body)
   return new Promise((resolve, reject) => {
     const req = http.request(`${baseUrl}${path}`, {
       method,
-      agent,
+      agent: opts.agent ?? agent,
       ...(opts.localAddress && { localAddress: opts.localAddress }),
       headers: {
         ...opts.headers,

@@ -13,7 +13,7 @@
 //   body (bare-page-server.mjs): the machine's own floor for one client's p99.
 import { execFile, spawn } from 'node:child_process'
 import { randomBytes, randomInt } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
+import { Agent, createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -118,6 +118,8 @@ export interface LaunchDayResult {
     /** Of those, how many were still unsent a minute after the loop. */
     mailsUnsent: number
   }
+  /** Twice the closed loop's rate offered to `npm start`; null when not asked for. */
+  overload: Overload | null
   /**
    * Of the paid orders, the share whose gateway check is still open after the run: each a look
    * the reconciliation makes later (minutes after the sale), outside the measured window.
@@ -167,12 +169,36 @@ async function startReceiver() {
     record: () => {
       recording = true
     },
+    stopRecording: () => {
+      recording = false
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
         server.close(() => resolve())
       }),
   }
+}
+
+/**
+ * An open loop offered more than the service carries (load shedding, kit/http/load-shedding.ts):
+ * what it turned away, what completed and how fast, and its memory meanwhile.
+ */
+export interface Overload {
+  offeredPerSecond: number
+  seconds: number
+  /** Paid purchases a second, over the offered window and its drain. */
+  completedPerSecond: number
+  /** Checkouts answered 503 (shed), of those offered. */
+  shed: number
+  offered: number
+  /** Failures other than a shed checkout. */
+  errors: number
+  /** How long a shed checkout took to be answered. */
+  shedAnswer: Latency
+  /** Create + pay of the purchases that completed. */
+  completed: Latency
+  rssPeakMiB: number
 }
 
 async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
@@ -204,6 +230,8 @@ export async function launchDay(opts: {
    * bench's second pgbench baseline, with the service idle again).
    */
   afterWindow?: () => Promise<void>
+  /** Ends with twice the closed loop's rate offered for `seconds` (Overload). */
+  overload?: boolean
 }): Promise<LaunchDayResult> {
   // Mail goes out over real SMTP, as in production (a sink in this process accepts it), so the
   // mailer's CPU counts in the service's and the e-mail delay is queued → accepted by SMTP;
@@ -248,8 +276,11 @@ export async function launchDay(opts: {
 
     let n = 0
     let paid = 0
+    /** Checkouts answered 503 (shed), and how long each answer took while `shedAnswers` is set. */
+    let shed = 0
+    let shedAnswers: Latency | null = null
     /** One purchase; its timings, or null when either call failed. */
-    const buyOnce = async () => {
+    const buyOnce = async (agent?: Agent) => {
       const started = performance.now()
       const created = await request(url, 'POST', '/api/checkout/create', {
         headers: { 'x-forwarded-for': buyerAddress() },
@@ -257,11 +288,18 @@ export async function launchDay(opts: {
           ...pixBuyer(creator.productId, n++),
           ...(affiliateCode ? { affiliate_code: affiliateCode } : {}),
         },
+        agent,
       })
       const createdAt = performance.now()
+      if (created.status === 503) {
+        shed++
+        shedAnswers?.add(createdAt - started)
+      }
       const payment =
         created.status === 201
-          ? await request(url, 'POST', `/sandbox/charges/${created.body.charge_id}/pay`)
+          ? await request(url, 'POST', `/sandbox/charges/${created.body.charge_id}/pay`, {
+              agent,
+            })
           : null
       if (created.status !== 201 || payment?.status !== 200) return null
       if (payment.body.callback_status !== 200) return null
@@ -374,6 +412,50 @@ export async function launchDay(opts: {
     const openChecksPerPaidOrder = await openChecksOfPaidOrders(svc.databaseUrl)
 
     const orders = opts.orders ? await deepPages(url, auth, svc.databaseUrl, creator, opts) : null
+
+    // Last, as it leaves a backlog of webhooks and mails: twice the rate the closed loop
+    // carried, offered by buyers each on a connection of their own (a launch's buyers are
+    // thousands of clients, not one client's 64 sockets).
+    let overload: Overload | null = null
+    if (opts.overload) {
+      const offeredPerSecond = Math.round((2 * purchases) / elapsed)
+      const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
+      const completed = new Latency()
+      const shedBefore = shed
+      shedAnswers = new Latency()
+      // The open loop's delays are measured (every webhook of it received, above).
+      receiver.stopRecording()
+      svc.resetPeak()
+      const offered = offeredPerSecond * opts.seconds
+      const inFlight = new Set<Promise<void>>()
+      const overloadStart = performance.now()
+      for (let i = 0; i < offered; i++) {
+        const wait = overloadStart + (i * 1000) / offeredPerSecond - performance.now()
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+        const one: Promise<void> = buyOnce(agent)
+          .then((t) => {
+            if (t) completed.add(t.purchase)
+          })
+          .catch(() => {})
+          .finally(() => inFlight.delete(one))
+        inFlight.add(one)
+      }
+      await Promise.all([...inFlight])
+      const overloadSeconds = (performance.now() - overloadStart) / 1000
+      agent.destroy()
+      overload = {
+        offeredPerSecond,
+        seconds: opts.seconds,
+        completedPerSecond: completed.count / overloadSeconds,
+        shed: shed - shedBefore,
+        offered,
+        errors: offered - completed.count - (shed - shedBefore),
+        shedAnswer: shedAnswers,
+        completed,
+        rssPeakMiB: (await svc.stats()).rssPeak / 1024 / 1024,
+      }
+      shedAnswers = null
+    }
     return {
       compiled: svc.compiled,
       split: svc.split,
@@ -421,6 +503,7 @@ export async function launchDay(opts: {
       workerRssPeakMiB: statsEnd.worker && statsEnd.worker.rssPeak / 1024 / 1024,
       webhooks,
       orders,
+      overload,
     }
   } finally {
     await receiver.close()

@@ -1,5 +1,5 @@
 // Load shedding (launch day): past HTTP_MAX_IN_FLIGHT requests under way in this process, a new
-// request is answered 503 at once, with Retry-After, instead of queueing behind the others until
+// request is answered 503 at once, with Retry-After (a page to a browser), instead of queueing behind the others until
 // its buyer gives up and the work done for it is wasted (Stripe's "load shedder"). What finishes
 // a sale is never shed (`config.critical`): the gateway's callbacks, the sandbox that stands for
 // a gateway, and /health for the load balancer; they still count.
@@ -55,7 +55,8 @@ function shed(
   page: string,
 ) {
   reply.header('retry-after', RETRY_AFTER_SECONDS)
-  const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/')
+  // A browser navigating asks for HTML; a script's fetch and the API's clients do not.
+  const wantsPage = request.method === 'GET' && request.headers.accept?.includes('text/html')
   if (!wantsPage) return done(new AppError(503, OVERLOADED_MESSAGE, 'overloaded'))
   reply.code(503).type('text/html; charset=utf-8').send(page)
 }

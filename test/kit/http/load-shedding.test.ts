@@ -81,7 +81,9 @@ describe(`load shedding (${engine})`, () => {
     expect(api.headers.get('retry-after')).toBe(String(RETRY_AFTER_SECONDS))
     expect(await api.json()).toEqual({ error: OVERLOADED_MESSAGE })
 
-    const page = await fetch(`${svc.url}/checkout/${product.slug}`)
+    const page = await fetch(`${svc.url}/checkout/${product.slug}`, {
+      headers: { accept: 'text/html,application/xhtml+xml' },
+    })
     expect(page.status).toBe(503)
     expect(page.headers.get('content-type')).toMatch(/^text\/html/)
     expect(await page.text()).toContain('Muita gente comprando agora')
