@@ -95,7 +95,7 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default('Vitrine <nao-responda@vitrine.local>'),
   ALLOW_HTTP_WEBHOOKS: flag('0'),
   // Requests under way in one process before new ones are shed (kit/http/load-shedding.ts).
-  HTTP_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(512),
+  HTTP_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(256),
   TRUST_PROXY: flag('0'),
   CHECKOUT_CREATES_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   WEBHOOK_RETRY_SCHEDULE: z

@@ -201,6 +201,53 @@ export interface Overload {
   rssPeakMiB: number
 }
 
+interface Buyer {
+  agent?: Agent
+  onShed?: (ms: number) => void
+}
+
+/**
+ * `perSecond` purchases offered for `seconds`, open loop, by buyers each on a connection of
+ * their own: a launch's buyers are thousands of clients, not one client's 64 sockets (which
+ * would hold the queue in the bench instead of the service).
+ */
+async function offerOverload(
+  buyOnce: (buyer: Buyer) => Promise<{ purchase: number } | null>,
+  perSecond: number,
+  seconds: number,
+): Promise<Omit<Overload, 'rssPeakMiB'>> {
+  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
+  const completed = new Latency()
+  const shedAnswer = new Latency()
+  const offered = perSecond * seconds
+  const inFlight = new Set<Promise<void>>()
+  const start = performance.now()
+  for (let i = 0; i < offered; i++) {
+    const wait = start + (i * 1000) / perSecond - performance.now()
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+    const one: Promise<void> = buyOnce({ agent, onShed: (ms) => shedAnswer.add(ms) })
+      .then((t) => {
+        if (t) completed.add(t.purchase)
+      })
+      .catch(() => {})
+      .finally(() => inFlight.delete(one))
+    inFlight.add(one)
+  }
+  await Promise.all([...inFlight])
+  const elapsed = (performance.now() - start) / 1000
+  agent.destroy()
+  return {
+    offeredPerSecond: perSecond,
+    seconds,
+    completedPerSecond: completed.count / elapsed,
+    shed: shedAnswer.count,
+    offered,
+    errors: offered - completed.count - shedAnswer.count,
+    shedAnswer,
+    completed,
+  }
+}
+
 async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = performance.now() + timeoutMs
   while (!done()) {
@@ -276,11 +323,11 @@ export async function launchDay(opts: {
 
     let n = 0
     let paid = 0
-    /** Checkouts answered 503 (shed), and how long each answer took while `shedAnswers` is set. */
-    let shed = 0
-    let shedAnswers: Latency | null = null
-    /** One purchase; its timings, or null when either call failed. */
-    const buyOnce = async (agent?: Agent) => {
+    /**
+     * One purchase; its timings, or null when either call failed. `agent`: another client than
+     * the shared one; `onShed`: told how long a checkout answered 503 (shed) took.
+     */
+    const buyOnce = async ({ agent, onShed }: Buyer = {}) => {
       const started = performance.now()
       const created = await request(url, 'POST', '/api/checkout/create', {
         headers: { 'x-forwarded-for': buyerAddress() },
@@ -291,10 +338,7 @@ export async function launchDay(opts: {
         agent,
       })
       const createdAt = performance.now()
-      if (created.status === 503) {
-        shed++
-        shedAnswers?.add(createdAt - started)
-      }
+      if (created.status === 503) onShed?.(createdAt - started)
       const payment =
         created.status === 201
           ? await request(url, 'POST', `/sandbox/charges/${created.body.charge_id}/pay`, {
@@ -413,48 +457,18 @@ export async function launchDay(opts: {
 
     const orders = opts.orders ? await deepPages(url, auth, svc.databaseUrl, creator, opts) : null
 
-    // Last, as it leaves a backlog of webhooks and mails: twice the rate the closed loop
-    // carried, offered by buyers each on a connection of their own (a launch's buyers are
-    // thousands of clients, not one client's 64 sockets).
+    // Last, as it leaves a backlog of webhooks and mails. The open loop's delays are measured
+    // (every webhook of it received, above).
     let overload: Overload | null = null
     if (opts.overload) {
-      const offeredPerSecond = Math.round((2 * purchases) / elapsed)
-      const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY })
-      const completed = new Latency()
-      const shedBefore = shed
-      shedAnswers = new Latency()
-      // The open loop's delays are measured (every webhook of it received, above).
       receiver.stopRecording()
       svc.resetPeak()
-      const offered = offeredPerSecond * opts.seconds
-      const inFlight = new Set<Promise<void>>()
-      const overloadStart = performance.now()
-      for (let i = 0; i < offered; i++) {
-        const wait = overloadStart + (i * 1000) / offeredPerSecond - performance.now()
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait))
-        const one: Promise<void> = buyOnce(agent)
-          .then((t) => {
-            if (t) completed.add(t.purchase)
-          })
-          .catch(() => {})
-          .finally(() => inFlight.delete(one))
-        inFlight.add(one)
-      }
-      await Promise.all([...inFlight])
-      const overloadSeconds = (performance.now() - overloadStart) / 1000
-      agent.destroy()
-      overload = {
-        offeredPerSecond,
-        seconds: opts.seconds,
-        completedPerSecond: completed.count / overloadSeconds,
-        shed: shed - shedBefore,
-        offered,
-        errors: offered - completed.count - (shed - shedBefore),
-        shedAnswer: shedAnswers,
-        completed,
-        rssPeakMiB: (await svc.stats()).rssPeak / 1024 / 1024,
-      }
-      shedAnswers = null
+      const offered = await offerOverload(
+        buyOnce,
+        Math.round((2 * purchases) / elapsed),
+        opts.seconds,
+      )
+      overload = { ...offered, rssPeakMiB: (await svc.stats()).rssPeak / 1024 / 1024 }
     }
     return {
       compiled: svc.compiled,
