@@ -10,7 +10,9 @@
 // - the orders list at a seeded depth, one client (a process of its own: timed-client.mjs):
 //   page 1, the deepest page it answers, a page beyond any cap, and a `starting_after` cursor
 //   halfway down; beside them, the same client against a bare Fastify route sending page 1's
-//   body (bare-page-server.mjs): the machine's own floor for one client's p99.
+//   body (bare-page-server.mjs): the machine's own floor for one client's p99;
+// - last, with `overload`, twice the closed loop's rate offered to it (each buyer on a
+//   connection of its own): what load shedding turned away, what was paid and how fast.
 import { execFile, spawn } from 'node:child_process'
 import { randomBytes, randomInt } from 'node:crypto'
 import { Agent, createServer, type Server } from 'node:http'

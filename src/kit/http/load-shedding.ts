@@ -1,8 +1,9 @@
 // Load shedding (launch day): past HTTP_MAX_IN_FLIGHT requests under way in this process, a new
-// request is answered 503 at once, with Retry-After (a page to a browser), instead of queueing behind the others until
-// its buyer gives up and the work done for it is wasted (Stripe's "load shedder"). What finishes
-// a sale is never shed (`config.critical`): the gateway's callbacks, the sandbox that stands for
-// a gateway, and /health for the load balancer; they still count.
+// request is answered 503 at once, with Retry-After (a page to a browser), instead of queueing
+// behind the others until its buyer gives up and the work done for it is wasted (Stripe's "load
+// shedder"). Routes that finish a sale or keep money safe are never shed (`config.critical`: the
+// gateways' callbacks, Asaas' withdrawal validation, the sandbox, /health, page scripts); they
+// still count.
 //
 // A request counts once its body has arrived (preValidation): a client trickling a body in holds
 // no slot. It stops counting when its response ends or its client goes away, whichever is first;
@@ -23,16 +24,11 @@ export const RETRY_AFTER_SECONDS = 2
 export const OVERLOADED_MESSAGE =
   'Muitas pessoas comprando agora. Tente de novo em alguns segundos.'
 
-export interface LoadShedding {
-  /** Requests under way that count against the limit. */
-  inFlight(): number
-}
-
 /** `page`: the HTML a browser asking for a page gets instead of it. */
 export function registerLoadShedding(
   app: FastifyInstance,
   opts: { maxInFlight: number; page: string },
-): LoadShedding {
+): void {
   let inFlight = 0
   app.addHook('preValidation', (request, reply, done) => {
     if (inFlight >= opts.maxInFlight && !request.routeOptions.config?.critical)
@@ -45,7 +41,6 @@ export function registerLoadShedding(
     })
     done()
   })
-  return { inFlight: () => inFlight }
 }
 
 function shed(
