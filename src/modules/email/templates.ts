@@ -55,7 +55,7 @@ ${SALE_NOTICES_OFF}
 <p>${what}: <strong>${input.productName}</strong>, <strong>${amount}</strong>.</p>
 <p>Comprador: ${input.buyerName} (${input.buyerEmail})<br>Forma de pagamento: ${method}</p>
 ${button(input.orderUrl, 'Ver o pedido')}
-<p style="color:#666;font-size:13px">${SALE_NOTICES_OFF}</p>`,
+${fineprint(SALE_NOTICES_OFF)}`,
     ),
   }
 }
@@ -106,7 +106,7 @@ ${SALE_NOTICES_OFF}
 <p>${what}</p>
 <ul>${lines.map((line) => html`<li>${line}</li>`)}</ul>
 ${button(input.ordersUrl, 'Ver os pedidos')}
-<p style="color:#666;font-size:13px">${why} ${SALE_NOTICES_OFF}</p>`,
+${fineprint(`${why} ${SALE_NOTICES_OFF}`)}`,
     ),
   }
 }
@@ -118,6 +118,11 @@ function layout(title: string, body: Safe): string {
 <div style="background:#fff;border-radius:12px;padding:24px;line-height:1.5">${body}</div>
 <p style="color:#888;font-size:12px;text-align:center">Enviado pela Vitrine</p></div></body></html>`
     .html
+}
+
+/** A muted line under a mail's body: what a link is valid for, how to turn a mail off. */
+function fineprint(text: string): Safe {
+  return html`<p style="color:#666;font-size:13px">${text}</p>`
 }
 
 function button(href: string, label: string): Safe {
@@ -147,7 +152,7 @@ ${input.loginUrl}
 <p>Criamos seu acesso à área de membros da Vitrine, onde ficam os produtos que você compra.
 Assim que o pagamento de <strong>${input.productName}</strong> for confirmado, o conteúdo aparece lá.</p>
 ${button(input.loginUrl, 'Entrar na área de membros')}
-<p style="color:#666;font-size:13px">O link vale por 7 dias e pode ser usado uma vez.</p>`,
+${fineprint('O link vale por 7 dias e pode ser usado uma vez.')}`,
     ),
   }
 }
@@ -181,7 +186,7 @@ Pedido ${input.orderId}
 <strong>${input.productName}</strong>. Seu acesso já está liberado.</p>
 ${button(link, 'Acessar o conteúdo')}
 <p>Tudo o que você comprou fica na <a href="${input.membersUrl}">área de membros</a>.</p>
-<p style="color:#666;font-size:13px">Pedido ${input.orderId}</p>`,
+${fineprint(`Pedido ${input.orderId}`)}`,
     ),
   }
 }
@@ -233,8 +238,7 @@ Se não foi você, ignore este e-mail: ninguém entra na sua conta sem este link
       html`<p>Olá, ${input.name}!</p>
 <p>Você pediu um link para entrar na área de membros da Vitrine.</p>
 ${button(input.loginUrl, 'Entrar na área de membros')}
-<p style="color:#666;font-size:13px">O link vale por 1 hora e pode ser usado uma vez.
-Se não foi você, ignore este e-mail: ninguém entra na sua conta sem este link.</p>`,
+${fineprint('O link vale por 1 hora e pode ser usado uma vez.\nSe não foi você, ignore este e-mail: ninguém entra na sua conta sem este link.')}`,
     ),
   }
 }
@@ -264,7 +268,7 @@ ${input.loginUrl}
 <p><strong>${input.creatorName}</strong> convidou você para ser ${role} de
 <strong>${input.productName}</strong> na Vitrine. Seus ganhos e saques ficam no seu painel.</p>
 ${button(input.loginUrl, 'Ativar meu acesso')}
-<p style="color:#666;font-size:13px">Use o link para definir sua senha. Ele vale por 7 dias e pode ser usado uma vez.</p>`,
+${fineprint('Use o link para definir sua senha. Ele vale por 7 dias e pode ser usado uma vez.')}`,
     ),
   }
 }
@@ -294,7 +298,7 @@ Pedido ${input.orderId}
 <strong>${input.productName}</strong> foi concluído.</p>
 <p>O valor volta pelo mesmo meio de pagamento; o prazo para aparecer depende do seu banco ou
 da operadora do cartão. O acesso ao produto foi encerrado.</p>
-<p style="color:#666;font-size:13px">Pedido ${input.orderId}</p>`,
+${fineprint(`Pedido ${input.orderId}`)}`,
     ),
   }
 }
@@ -505,8 +509,7 @@ Se não foi você, ignore este e-mail: sua senha continua a mesma.
       html`<p>Olá, ${input.name}!</p>
 <p>Você pediu para redefinir sua senha da Vitrine.</p>
 ${button(input.resetUrl, 'Criar nova senha')}
-<p style="color:#666;font-size:13px">O link vale por 1 hora e pode ser usado uma vez.
-Se não foi você, ignore este e-mail: sua senha continua a mesma.</p>`,
+${fineprint('O link vale por 1 hora e pode ser usado uma vez.\nSe não foi você, ignore este e-mail: sua senha continua a mesma.')}`,
     ),
   }
 }

@@ -42,8 +42,14 @@ async function buy(productId: string) {
   return created.body.order_id as string
 }
 
+const subjectsTo = async (to: string) => (await mailsTo(to)).map((m) => m.subject)
 const summarize = () => svc.workers!.runOnce('sale-notices.summarize')
 const advance = (ms: number) => svc.deps.clock.advance(ms)
+/** Past the window and its margin, then a summary pass. */
+async function summarizeAfterTheWindow() {
+  await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
+  await summarize()
+}
 
 /** A new creator (`owner`) selling one product (`productName`, R$ 97,90); and its key. */
 async function shop(owner: string, productName = 'Curso de Teste') {
@@ -71,7 +77,7 @@ describe(`sale notices coalesced (${engine})`, () => {
     await buy(course.id)
     await buy(course.id)
     await buy(ebook.id)
-    expect((await mailsTo(creator.email)).map((m) => m.subject)).toEqual([
+    expect(await subjectsTo(creator.email)).toEqual([
       'Venda aprovada: Curso de Fotografia — R$ 97,90',
     ])
 
@@ -79,7 +85,7 @@ describe(`sale notices coalesced (${engine})`, () => {
     await advance(WINDOW_MS)
     await summarize()
     await buy(ebook.id)
-    expect((await mailsTo(creator.email)).map((m) => m.subject)).toEqual([
+    expect(await subjectsTo(creator.email)).toEqual([
       'Venda aprovada: Curso de Fotografia — R$ 97,90',
       'Venda aprovada: E-book de Receitas — R$ 39,90',
     ])
@@ -103,8 +109,7 @@ describe(`sale notices coalesced (${engine})`, () => {
     expect(summary.text_body).toContain('Olá, Carla Criadora!')
 
     // The second window had no other sale: no summary of it, and none twice.
-    await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
-    await summarize()
+    await summarizeAfterTheWindow()
     await summarize()
     expect(await mailsTo(creator.email)).toHaveLength(3)
 
@@ -120,12 +125,9 @@ describe(`sale notices coalesced (${engine})`, () => {
     const { creator: racer, product } = await shop('Rita Lançadora', 'Mentoria')
     const sales = 12
     await Promise.all(Array.from({ length: sales }, () => buy(product.id)))
-    expect((await mailsTo(racer.email)).map((m) => m.subject)).toEqual([
-      'Venda aprovada: Mentoria — R$ 97,90',
-    ])
-    await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
-    await summarize()
-    expect((await mailsTo(racer.email)).map((m) => m.subject)).toEqual([
+    expect(await subjectsTo(racer.email)).toEqual(['Venda aprovada: Mentoria — R$ 97,90'])
+    await summarizeAfterTheWindow()
+    expect(await subjectsTo(racer.email)).toEqual([
       'Venda aprovada: Mentoria — R$ 97,90',
       `Mais ${sales - 1} vendas aprovadas — R$ 1.076,90`,
     ])
@@ -136,8 +138,7 @@ describe(`sale notices coalesced (${engine})`, () => {
     it('a sale that finds another opening the window: does not wait, is told in its summary', async () => {
       const { creator: owner, product } = await shop('Olga Concorrida', 'Workshop')
       const first = await buy(product.id)
-      await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
-      await summarize()
+      await summarizeAfterTheWindow()
       const db = svc.deps.db
       // A racing sale in flight holds the account's row, about to open the next window.
       await withTx(db, async (tx) => {
@@ -156,13 +157,10 @@ describe(`sale notices coalesced (${engine})`, () => {
         })
         expect(opened).not.toBeNull()
       })
-      expect((await mailsTo(owner.email)).map((m) => m.subject)).toEqual([
-        'Venda aprovada: Workshop — R$ 97,90',
-      ])
+      expect(await subjectsTo(owner.email)).toEqual(['Venda aprovada: Workshop — R$ 97,90'])
       // The racer's window starts where the last ended, before the skipped sale was paid.
-      await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
-      await summarize()
-      expect((await mailsTo(owner.email)).map((m) => m.subject)).toEqual([
+      await summarizeAfterTheWindow()
+      expect(await subjectsTo(owner.email)).toEqual([
         'Venda aprovada: Workshop — R$ 97,90',
         'Mais 1 venda aprovada — R$ 97,90',
       ])
@@ -177,10 +175,7 @@ describe(`sale notices coalesced (${engine})`, () => {
       body: { sale_notifications: false },
     })
     expect(off.status).toBe(200)
-    await advance(WINDOW_MS + SUMMARY_MARGIN_MS)
-    await summarize()
-    expect((await mailsTo(quiet.email)).map((m) => m.subject)).toEqual([
-      'Venda aprovada: Oficina — R$ 97,90',
-    ])
+    await summarizeAfterTheWindow()
+    expect(await subjectsTo(quiet.email)).toEqual(['Venda aprovada: Oficina — R$ 97,90'])
   })
 })
