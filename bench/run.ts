@@ -61,6 +61,8 @@ if (wants('launch') && hasServer) {
   const affiliate = process.env.BENCH_LAUNCH_AFFILIATE === '1'
   // BENCH_LAUNCH_SMTP=0: mails stay in the dev mailbox (a diagnosis of what sending costs).
   const smtp = process.env.BENCH_LAUNCH_SMTP !== '0'
+  // BENCH_LAUNCH_IDEMPOTENCY=1: every checkout carries an Idempotency-Key, as the hosted page's do.
+  const idempotencyKeys = process.env.BENCH_LAUNCH_IDEMPOTENCY === '1'
   const run = await launchDay({
     seconds,
     buyers: launchBuyers,
@@ -69,6 +71,7 @@ if (wants('launch') && hasServer) {
     warmUpSeconds: launchWarmUp,
     affiliate,
     smtp,
+    idempotencyKeys,
     // BENCH_LAUNCH_OVERLOAD=0 skips the overload window (twice the closed loop's rate offered).
     overload: process.env.BENCH_LAUNCH_OVERLOAD !== '0',
     afterWindow: async () => {
@@ -90,6 +93,7 @@ if (wants('launch') && hasServer) {
         split: true,
         affiliate,
         smtp,
+        idempotencyKeys,
       })
     : null
   console.log(`Launch day: ${webhookDeliveries} deliveries to one endpoint, 1 worker process…`)
@@ -314,7 +318,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
   const { pgbench: b, run: r, oneEndpoint } = l
   const mark = (ok: boolean) => (ok ? 'yes' : 'NO')
   console.log(
-    `\nScenario: launch day — one product, ${r.buyers} buyers (create + sandbox pay${r.affiliate ? ', all through one affiliate link' : ''}${r.smtp ? '' : '; mail kept in the dev mailbox, no SMTP: a diagnosis'}), the service in its own process (${r.compiled ? 'compiled JavaScript' : 'tsx'}), PostgreSQL`,
+    `\nScenario: launch day — one product, ${r.buyers} buyers (create + sandbox pay${r.affiliate ? ', all through one affiliate link' : ''}${r.idempotencyKeys ? ', each create with an Idempotency-Key' : ''}${r.smtp ? '' : '; mail kept in the dev mailbox, no SMTP: a diagnosis'}), the service in its own process (${r.compiled ? 'compiled JavaScript' : 'tsx'}), PostgreSQL`,
   )
   console.log(
     `Baseline in this run: pgbench TPC-B -c ${launchBuyers}: ${fmt(b.tps, 0)} tps, PostgreSQL CPU ${fmt(b.cpuPerTxMs, 3)} ms per transaction, ${fmt(b.systemCpuPerTxMs, 3)} of it system (before the window ${b.runs.map((x) => `${fmt(x.tps, 0)} tps, ${fmt(x.cpuPerTxMs, 3)} ms`).join('; after it ')})`,
@@ -508,6 +512,7 @@ function launchJson(l: NonNullable<typeof launch>) {
     pgbench: l.pgbench,
     compiled: r.compiled,
     affiliate: r.affiliate,
+    idempotencyKeys: r.idempotencyKeys,
     smtp: r.smtp,
     buyers: r.buyers,
     purchasesPerSecond: r.perSecond,

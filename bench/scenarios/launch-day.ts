@@ -14,7 +14,7 @@
 // - last, with `overload`, twice the closed loop's rate offered to it (each buyer on a
 //   connection of its own): what load shedding turned away, what was paid and how fast.
 import { execFile, spawn } from 'node:child_process'
-import { randomBytes, randomInt } from 'node:crypto'
+import { randomBytes, randomInt, randomUUID } from 'node:crypto'
 import { Agent, createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -61,6 +61,8 @@ export interface LaunchDayResult {
   split: boolean
   /** Every buyer through one affiliate's link. */
   affiliate: boolean
+  /** Every checkout with an Idempotency-Key, as the hosted page sends. */
+  idempotencyKeys: boolean
   /** Mail went out over SMTP (false: kept in the dev mailbox, a diagnosis of mail's share). */
   smtp: boolean
   buyers: number
@@ -269,6 +271,8 @@ export async function launchDay(opts: {
   split?: boolean
   /** Every buyer comes through one affiliate's link (a launch with a partner). */
   affiliate?: boolean
+  /** Every checkout carries an Idempotency-Key, as the hosted page's do. */
+  idempotencyKeys?: boolean
   /**
    * false: no SMTP_URL, mails stay in the dev mailbox (still written and marked sent):
    * a diagnosis of what sending them costs, not a launch as production runs it.
@@ -332,7 +336,10 @@ export async function launchDay(opts: {
     const buyOnce = async ({ agent, onShed }: Buyer = {}) => {
       const started = performance.now()
       const created = await request(url, 'POST', '/api/checkout/create', {
-        headers: { 'x-forwarded-for': buyerAddress() },
+        headers: {
+          'x-forwarded-for': buyerAddress(),
+          ...(opts.idempotencyKeys ? { 'idempotency-key': randomUUID() } : {}),
+        },
         body: {
           ...pixBuyer(creator.productId, n++),
           ...(affiliateCode ? { affiliate_code: affiliateCode } : {}),
@@ -476,6 +483,7 @@ export async function launchDay(opts: {
       compiled: svc.compiled,
       split: svc.split,
       affiliate: Boolean(opts.affiliate),
+      idempotencyKeys: Boolean(opts.idempotencyKeys),
       smtp: sendsMail,
       buyers: opts.buyers,
       seconds: opts.seconds,

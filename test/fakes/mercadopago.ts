@@ -9,7 +9,13 @@ import type { CardOutcome } from './mercadopago/cards.ts'
 import * as moves from './mercadopago/moves.ts'
 import type { DeliveryMode, Forgery } from './mercadopago/notifier.ts'
 import { startServer } from './mercadopago/server.ts'
-import { type FakeMercadoPagoOptions, moved, paymentOf, resourceOf } from './mercadopago/state.ts'
+import {
+  closedGate,
+  type FakeMercadoPagoOptions,
+  moved,
+  paymentOf,
+  resourceOf,
+} from './mercadopago/state.ts'
 
 export type { Delivery } from './mercadopago/notifier.ts'
 export type { RecordedRequest } from './mercadopago/state.ts'
@@ -72,6 +78,16 @@ export async function startFakeMercadoPago(options: FakeMercadoPagoOptions = {})
     failNext: (status = 500, match: { method?: string; path?: string } = {}) => {
       state.faults.push({ kind: 'fail', status, ...match })
     },
+    /** API requests wait unanswered from now until `releaseAnswers` (they take effect then). */
+    holdAnswers: () => {
+      state.gate ??= closedGate()
+    },
+    releaseAnswers: () => {
+      state.gate?.open()
+      state.gate = null
+    },
+    /** API requests waiting behind `holdAnswers` right now. */
+    held: () => state.gate?.waiting ?? 0,
 
     close,
   }

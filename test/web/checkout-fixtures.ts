@@ -33,3 +33,12 @@ export async function fillBuyer(page: Page, email: string) {
   await page.getByLabel('CPF ou CNPJ').fill(VALID_CPF)
   await page.getByLabel('Celular').fill('(21) 99876-5432')
 }
+
+/** A card as MercadoPago.js takes it; the fake's cardholder name decides the outcome (APRO). */
+export async function fillMercadoPagoCard(page: Page, holder: string) {
+  await page.getByLabel('Cartão de crédito').check()
+  await page.getByLabel('Número do cartão').fill('4509 9535 6623 3704')
+  await page.getByLabel('Nome impresso no cartão').fill(holder)
+  await page.getByLabel('Validade (MM/AA)').fill('11/30')
+  await page.getByLabel('CVV').fill('123')
+}

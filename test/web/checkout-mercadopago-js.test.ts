@@ -10,7 +10,7 @@ import { openBrowser, screenshot, screenshotName } from '../setup/browser.ts'
 import { mercadoPagoEnv } from '../setup/gateway-env.ts'
 import { createProduct } from '../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../setup/service.ts'
-import { fillBuyer } from './checkout-fixtures.ts'
+import { fillBuyer, fillMercadoPagoCard } from './checkout-fixtures.ts'
 
 let svc: TestService
 let mp: FakeMercadoPago
@@ -72,11 +72,7 @@ describe(`checkout with MercadoPago.js (${engine})`, () => {
     await page.goto(`${svc.url}/checkout/${withCard.slug}`)
     expect(await page.locator(`script[src="${mp.url}/js/v2"]`).count()).toBe(1)
     await fillBuyer(page, 'carla.mp@example.com')
-    await page.getByLabel('Cartão de crédito').check()
-    await page.getByLabel('Número do cartão').fill('4509 9535 6623 3704')
-    await page.getByLabel('Nome impresso no cartão').fill('APRO')
-    await page.getByLabel('Validade (MM/AA)').fill('11/30')
-    await page.getByLabel('CVV').fill('123')
+    await fillMercadoPagoCard(page, 'APRO')
     await page.getByLabel('Parcelas').selectOption('4')
     const request = page.waitForRequest((r) => r.url().endsWith('/api/checkout/create'))
     await page.getByRole('button', { name: 'Pagar com cartão' }).click()

@@ -26,6 +26,10 @@ function ownerOf(request: FastifyRequest): string {
   return request.actor?.credential ?? `ip:${request.ip}`
 }
 
+function retryLater(reply: FastifyReply, error: string) {
+  return reply.code(409).header('retry-after', 1).send({ error })
+}
+
 export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   const { db, clock } = deps
 
@@ -39,20 +43,25 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     const owner = ownerOf(request)
     const requestHash = sha256Hex(`${request.url}\n${JSON.stringify(request.body ?? null)}`)
     const now = clock.now()
-    const expired = new Date(now.getTime() - WINDOW_MS)
-    await db
-      .deleteFrom('idempotency_keys')
-      .where('owner', '=', owner)
-      .where('key', '=', key)
-      .where('created_at', '<', expired)
-      .execute()
-    const inserted = await db
-      .insertInto('idempotency_keys')
-      .values({ owner, key, request_hash: requestHash, created_at: now })
-      .onConflict((oc) => oc.doNothing())
-      .returning('key')
-      .executeTakeFirst()
-    if (inserted) {
+    const claim = () =>
+      db
+        .insertInto('idempotency_keys')
+        .values({ owner, key, request_hash: requestHash, created_at: now })
+        .onConflict((oc) => oc.doNothing())
+        .returning('key')
+        .executeTakeFirst()
+    // A new key (the usual case) is one statement; an expired one is cleared and claimed anew.
+    let claimed = await claim()
+    if (!claimed) {
+      const { numDeletedRows } = await db
+        .deleteFrom('idempotency_keys')
+        .where('owner', '=', owner)
+        .where('key', '=', key)
+        .where('created_at', '<', new Date(now.getTime() - WINDOW_MS))
+        .executeTakeFirstOrThrow()
+      if (numDeletedRows > 0n) claimed = await claim()
+    }
+    if (claimed) {
       request.idempotency = { owner, key }
       return
     }
@@ -62,16 +71,15 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
       .where('owner', '=', owner)
       .where('key', '=', key)
       .executeTakeFirst()
-    if (!first) return reply.code(409).send({ error: 'Idempotency-Key is being reset, retry' })
+    // The two "come back" answers say when (the hosted checkout retries them by itself).
+    if (!first) return retryLater(reply, 'Idempotency-Key is being reset, retry')
     if (first.request_hash !== requestHash) {
       return reply
         .code(422)
         .send({ error: 'Idempotency-Key was already used with a different request' })
     }
     if (first.response_status === null) {
-      return reply
-        .code(409)
-        .send({ error: 'A request with this Idempotency-Key is still in progress' })
+      return retryLater(reply, 'A request with this Idempotency-Key is still in progress')
     }
     reply.header('idempotent-replayed', 'true')
     return reply.code(first.response_status).type('application/json').send(first.response_body)

@@ -211,6 +211,7 @@ function CheckoutPage({ view }: { view: CheckoutView }): VNode {
         <button id="pagar" type="submit">
           {BUTTON[methods[0]!]}
         </button>
+        <p id="aguarde" class="muted" role="status" />
         <p class="muted">
           Ao comprar, você aceita os <a href="/termos">Termos de uso</a> e a{' '}
           <a href="/privacidade">Política de privacidade</a> da Vitrine.

@@ -52,6 +52,7 @@ export async function startServer(opts: FakeMercadoPagoOptions) {
   const close = () =>
     new Promise<void>((resolve) => {
       state.notifier.close()
+      state.gate?.open()
       server.closeAllConnections()
       server.close(() => resolve())
     })
@@ -82,6 +83,12 @@ async function serve(state: FakeState, req: IncomingMessage, res: ServerResponse
     status: 0,
   }
   state.requests.push(entry)
+  const gate = state.gate
+  if (gate) {
+    gate.waiting++
+    await gate.opened
+    gate.waiting--
+  }
   const fault = takeFault(state, method, url.pathname)
   if (fault?.kind === 'fail') {
     entry.status = fault.status

@@ -40,6 +40,21 @@ export interface Fault {
   path?: string | undefined
 }
 
+/** API requests wait behind it until it opens (a gateway too slow to answer for a while). */
+export interface Gate {
+  opened: Promise<void>
+  open: () => void
+  waiting: number
+}
+
+export function closedGate(): Gate {
+  let open = () => {}
+  const opened = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  return { opened, open, waiting: 0 }
+}
+
 export interface Answer {
   status: number
   body: unknown
@@ -67,6 +82,7 @@ export function createState(opts: FakeMercadoPagoOptions) {
     idempotent: new Map<string, { fingerprint: string; answer: Promise<Answer> }>(),
     requests: [] as RecordedRequest[],
     faults: [] as Fault[],
+    gate: null as Gate | null,
     nextId: 1_300_000_000 + Math.floor(Math.random() * 1_000_000) * 100,
     notifier: new Notifier({
       secret: webhookSecret,

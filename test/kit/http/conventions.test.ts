@@ -46,6 +46,22 @@ describe('HTTP conventions (SPEC §1)', () => {
     expect(other.body.error).toBeTypeOf('string')
   })
 
+  it('Idempotency-Key: after 24 h the same key runs the request afresh', async () => {
+    const headers = { 'idempotency-key': 'create-p-2' }
+    const send = (slug: string) =>
+      svc.api('POST', '/api/v1/products', { key, headers, body: product(slug) })
+    const first = await send('idem-day-1')
+    expect(first.status).toBe(201)
+    await svc.deps.clock.advance(24 * 3_600_000 + 1_000)
+    const next = await send('idem-day-2')
+    expect(next.status).toBe(201)
+    expect(next.headers.get('idempotent-replayed')).toBeNull()
+    expect(next.body.data.slug).toBe('idem-day-2')
+    // The key is claimed again: the new body replays, the old one is now the different one.
+    expect((await send('idem-day-2')).body).toEqual(next.body)
+    expect((await send('idem-day-1')).status).toBe(422)
+  })
+
   it('money with more than two decimals, negative or not a number → 400', async () => {
     for (const price of [10.001, -1, '10', null]) {
       const res = await svc.api('POST', '/api/v1/products', {

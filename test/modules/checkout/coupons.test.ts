@@ -84,6 +84,10 @@ describe(`coupons (${engine})`, () => {
     const created = [...burst, retried].filter((r) => r.status === 201)
     expect(new Set(created.map((r) => r.body.order_id)).size).toBe(1)
     expect(burst.every((r) => r.status === 201 || r.status === 409)).toBe(true)
+    // "Still in progress" says when to come back; the hosted checkout retries it by itself.
+    for (const busy of burst.filter((r) => r.status === 409)) {
+      expect(busy.headers.get('retry-after')).toBe('1')
+    }
     expect(retried.status).toBe(201)
     const list = await svc.api('GET', `/api/v1/products/${productId}/coupons`, { key })
     expect(list.body.data.find((c: { code: string }) => c.code === 'REPETE').redemptions).toBe(1)

@@ -6,6 +6,7 @@ import type { CheckoutConfig } from '../config.ts'
 import { cardFieldError, cardFieldOf, clearCardErrors, validateCard } from './card-errors.ts'
 import { wireCoupon } from './coupon.ts'
 import { wireMasks } from './masks.ts'
+import { orderSender } from './send-order.ts'
 
 /** MercadoPago.js, loaded by the page before this script where it tokenizes cards. */
 interface MercadoPagoJs {
@@ -287,6 +288,10 @@ type FieldName =
     $('erro-geral').focus()
   }
 
+  const sendOrder = orderSender((message) => {
+    $('aguarde').textContent = message
+  })
+
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
     $('erro-geral').hidden = true
@@ -297,7 +302,7 @@ type FieldName =
     button.setAttribute('aria-busy', 'true')
     try {
       const method = selectedMethod()
-      const body: Record<string, unknown> = {
+      const order: Record<string, unknown> = {
         product_id: cfg.productId,
         plan_id: selectedPlan().id,
         name: f.name.value.trim(),
@@ -306,11 +311,11 @@ type FieldName =
         phone: f.phone.value,
         payment_method: method,
       }
-      if (session) body.session_id = session.id
-      if (cfg.coupon) body.coupon_code = cfg.coupon
-      if (cfg.affiliateCode) body.affiliate_code = cfg.affiliateCode
+      if (session) order.session_id = session.id
+      if (cfg.coupon) order.coupon_code = cfg.coupon
+      if (cfg.affiliateCode) order.affiliate_code = cfg.affiliateCode
       if (method === 'boleto' && $('campos-endereco')) {
-        body.address = {
+        order.address = {
           postal_code: digits(f.boleto_cep.value),
           street: f.boleto_rua.value.trim(),
           number: f.boleto_numero.value.trim(),
@@ -319,16 +324,22 @@ type FieldName =
           state: f.boleto_uf.value,
         }
       }
-      if (method === 'card') {
-        Object.assign(body, await cardFieldsOf())
-        body.installments = Number(f.installments.value)
-      }
-      const res = await fetch('/api/checkout/create', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      })
-      const result = (await res.json()) as CreateResult
+      // The card's fields as typed: a new card is a new attempt, the same one may be the same.
+      const card =
+        method === 'card'
+          ? [...$('campos-cartao').querySelectorAll<Field>('input, select')].map((el) => el.value)
+          : null
+      const { res, result } = await sendOrder<CreateResult>(
+        JSON.stringify([order, card]),
+        async () =>
+          card
+            ? {
+                ...order,
+                ...(await cardFieldsOf()),
+                installments: Number(f.installments.value),
+              }
+            : order,
+      )
       // The countdown runs on the server's time: the Date header corrects a skewed device clock.
       const serverNow = Date.parse(res.headers.get('date') ?? '')
       skewMs = Number.isNaN(serverNow) ? 0 : serverNow - Date.now()
@@ -343,8 +354,12 @@ type FieldName =
       if (result.boleto) showBoleto(result)
       follow(result.order_id, attempt)
     } catch (error) {
-      showError((error as Error).message || 'Não foi possível concluir. Tente de novo.')
+      // Our own messages are plain Errors; the browser's (a failed fetch, unreadable JSON) are in
+      // English and say nothing to a buyer.
+      const ours = error instanceof Error && error.constructor === Error && error.message
+      showError(ours || 'Não foi possível concluir. Tente de novo.')
     } finally {
+      $('aguarde').textContent = ''
       button.disabled = false
       button.removeAttribute('aria-busy')
     }
