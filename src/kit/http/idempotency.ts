@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../clock.ts'
 import { sha256Hex } from '../crypto.ts'
-import type { Db } from '../db.ts'
+import type { Database } from '../db.ts'
 
 const HEADER = 'idempotency-key'
 const WINDOW_MS = 24 * 3_600_000
@@ -30,8 +30,20 @@ function retryLater(reply: FastifyReply, error: string) {
   return reply.code(409).header('retry-after', 1).send({ error })
 }
 
-export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
-  const { db, clock } = deps
+/**
+ * Keys are written on the relaxed-commit pool (kit/db.ts), with no log flush of their own: a
+ * claim is in the log before the work it guards begins, so whatever that work commits durably
+ * carries the claim with it; a database crash can lose only a claim whose work was lost too (a
+ * retry runs afresh), or a stored answer (a retry then hears "in progress", as after a crash of
+ * the service mid-request). With the hosted checkout sending a key on every order, their two
+ * synchronous flushes were 1.4 more WAL syncs a purchase (0.7 → 2.1) on launch day.
+ */
+export function registerIdempotency(
+  app: FastifyInstance,
+  deps: { database: Database; clock: Clock },
+): void {
+  const { clock } = deps
+  const db = deps.database.relaxed
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST' || !request.url.startsWith('/api/')) return
