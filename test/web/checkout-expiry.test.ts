@@ -1,6 +1,10 @@
 // An unpaid PIX in the hosted checkout: the countdown runs out or the order expires on the
-// server, the page says so in pt-BR and offers to start again with the form still filled in.
+// server, the page says so in pt-BR and offers to start again with the form still filled in;
+// while the buyer is away paying (the page hidden) it does not poll, and when they come back it
+// looks at once (browser/follow-order.ts).
+import type { Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { pollDelay } from '../../src/web/checkout/browser/follow-order.ts'
 import { signupCreator } from '../setup/actors.ts'
 import { openBrowser, screenshot, screenshotName, type TestBrowser } from '../setup/browser.ts'
 import { engine, startTestService, type TestService } from '../setup/service.ts'
@@ -74,4 +78,47 @@ describe(`PIX expiry in the hosted checkout (${engine})`, () => {
     expect(await page.locator('#pix-tempo').textContent()).toBe('00:00')
     expect(await focusedId(page)).toBe('expirado')
   })
+
+  it('polls not at all while the page is hidden, and at once when it shows again, paid meanwhile', async () => {
+    const polls: string[] = []
+    const { page, order } = await generatePix('carla.no.banco@example.com', async (b) => {
+      await b.page.clock.install()
+      b.page.on('request', (r) => {
+        if (/\/api\/orders\/[^/]+\/status$/.test(r.url())) polls.push(r.url())
+      })
+    })
+    // The first look, as the PIX is shown; then time stands still, so only the page's own
+    // handlers can poll.
+    await expect.poll(() => polls.length).toBe(1)
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100)
+    await setHidden(page, true)
+    await page.clock.runFor('05:00')
+    const paid = await svc.api('POST', `/sandbox/charges/${order.charge_id}/pay`)
+    expect(paid.body.callback_status).toBe(200)
+    await page.clock.runFor('05:00')
+    expect(polls).toHaveLength(1)
+    expect(page.url()).toContain(`/checkout/${oneTime.slug}`)
+
+    await setHidden(page, false)
+    await page.waitForURL(/\/success\?order_id=/, { timeout: 5_000 })
+    expect(polls).toHaveLength(2)
+  })
+
+  it('polls every 2 s for two minutes, then every 5 s, then every 15 s after ten', () => {
+    expect([0, 119_999, 120_000, 599_999, 600_000, 1_800_000].map(pollDelay)).toEqual([
+      2_000, 2_000, 5_000, 5_000, 15_000, 15_000,
+    ])
+  })
 })
+
+/** What the browser does when the buyer switches to another app and back. */
+async function setHidden(page: Page, hidden: boolean) {
+  await page.evaluate((hidden) => {
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden })
+    Object.defineProperty(document, 'visibilityState', {
+      configurable: true,
+      get: () => (hidden ? 'hidden' : 'visible'),
+    })
+    document.dispatchEvent(new Event('visibilitychange'))
+  }, hidden)
+}

@@ -92,7 +92,7 @@ describe(`checkout extras (${engine})`, () => {
         await page.getByRole('link', { name: 'Política de privacidade' }).getAttribute('href'),
       ).toBe('/privacidade')
 
-      const status = page.getByRole('status')
+      const status = page.getByRole('status').and(page.locator('#cupom-situacao'))
       await page.getByLabel('Cupom de desconto').fill('dez')
       await page.getByRole('button', { name: 'Aplicar' }).click()
       await expect.poll(() => status.textContent()).toBe('Cupom DEZ aplicado')

@@ -5,6 +5,7 @@
 import type { CheckoutConfig } from '../config.ts'
 import { cardFieldError, cardFieldOf, clearCardErrors, validateCard } from './card-errors.ts'
 import { wireCoupon } from './coupon.ts'
+import { followOrder } from './follow-order.ts'
 import { wireMasks } from './masks.ts'
 import { orderSender } from './send-order.ts'
 
@@ -449,22 +450,19 @@ type FieldName =
     $('boleto').focus()
   }
 
-  // The page polls the order every 2 s; the gateway callback, not this redirect, unlocks access.
-  // Polling outlives the local countdown: a payment confirmed at the last second still redirects.
+  // Follows the order (browser/follow-order.ts) to its success page, or to the expiry notice.
   function follow(orderId: string, attempt: number) {
-    const poll = async (): Promise<void> => {
-      if (attempt !== attempts) return
-      const res = await fetch(`/api/orders/${orderId}/status`).catch(() => null)
-      const order = res?.ok
-        ? ((await res.json()) as { status: string; redirect_url?: string | null })
-        : null
-      if (attempt !== attempts) return
-      if (order && order.status === 'paid' && order.redirect_url)
-        return window.location.assign(order.redirect_url)
-      if (order && (order.status === 'expired' || order.status === 'failed'))
-        return showExpired(selectedMethod())
-      setTimeout(poll, 2000)
-    }
-    poll()
+    followOrder(orderId, {
+      current: () => attempt === attempts,
+      settled: (order) => {
+        if (order.status === 'paid' && order.redirect_url) {
+          window.location.assign(order.redirect_url)
+          return true
+        }
+        if (order.status !== 'expired' && order.status !== 'failed') return false
+        showExpired(selectedMethod())
+        return true
+      },
+    })
   }
 }
