@@ -11,6 +11,7 @@ import { type CheckoutPageResult, checkoutPage } from './scenarios/checkout-page
 import { type CheckoutPayResult, checkoutPay } from './scenarios/checkout-pay.ts'
 import { dashboardPage, type PageLoad } from './scenarios/dashboard-page.ts'
 import { type LaunchDayResult, launchDay, PAGE_LIMIT } from './scenarios/launch-day.ts'
+import { type StatusPolls, statusPolls } from './scenarios/status-polls.ts'
 import {
   type WebhookLatency,
   type WebhookThroughput,
@@ -49,6 +50,7 @@ let launch: {
   run: LaunchDayResult
   split: LaunchDayResult | null
   oneEndpoint: WebhookThroughput
+  polls: StatusPolls
 } | null = null
 if (wants('launch') && hasServer) {
   console.log(`Launch day: pgbench -c ${launchBuyers} (${seconds} s, before and after)…`)
@@ -102,7 +104,9 @@ if (wants('launch') && hasServer) {
     deliveries: webhookDeliveries,
     endpoints: 1,
   })
-  launch = { pgbench: baseline, run, split, oneEndpoint }
+  console.log('Launch day: checkout status polls, as PIX buyers waiting make them…')
+  const polls = await statusPolls(Math.min(seconds, 10))
+  launch = { pgbench: baseline, run, split, oneEndpoint, polls }
 }
 
 const withCheckout = wants('checkout')
@@ -314,8 +318,22 @@ writeFileSync(
 )
 console.log('\nWritten to bench/results/latest.json')
 
+/**
+ * A PIX buyer's page polls every 2 s while visible for its first two minutes: a buyer who pays
+ * in a minute with the page in view makes 30 polls (none while it is hidden).
+ */
+function pollsRow(polls: StatusPolls, machinePerPurchaseMs: number) {
+  const perPollMs = (polls.serviceCpuPerPollUs + polls.pgCpuPerPollUs) / 1000
+  return [
+    'checkout status polls, one process',
+    `${fmt(polls.perSecond, 0)}/s`,
+    `service ${fmt(polls.serviceCpuPerPollUs, 0)} µs + PostgreSQL ${fmt(polls.pgCpuPerPollUs, 0)} µs a poll (${fmt(polls.statementsPerPoll, 2)} statements; loop busy ${fmt(polls.loopBusy * 100, 0)} %, p99 ${polls.p99Ms} ms, errors ${polls.errors}); a buyer paying in 60 s with the page in view: 30 polls = ${fmt(30 * perPollMs, 2)} ms, ${fmt((30 * perPollMs) / machinePerPurchaseMs, 2)} × the purchase's machine CPU`,
+    '',
+  ]
+}
+
 function printLaunch(l: NonNullable<typeof launch>): void {
-  const { pgbench: b, run: r, oneEndpoint } = l
+  const { pgbench: b, run: r, oneEndpoint, polls } = l
   const mark = (ok: boolean) => (ok ? 'yes' : 'NO')
   console.log(
     `\nScenario: launch day — one product, ${r.buyers} buyers (create + sandbox pay${r.affiliate ? ', all through one affiliate link' : ''}${r.idempotencyKeys ? ', each create with an Idempotency-Key' : ''}${r.smtp ? '' : '; mail kept in the dev mailbox, no SMTP: a diagnosis'}), the service in its own process (${r.compiled ? 'compiled JavaScript' : 'tsx'}), PostgreSQL`,
@@ -401,6 +419,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
         `${oneEndpoint.deliveries} deliveries, 1 worker process`,
         `≥ 1,000/s: ${mark(oneEndpoint.perSecond >= 1000)}`,
       ],
+      pollsRow(polls, r.machineCpuPerPurchaseMs),
       ...ordersRows(r.orders),
     ],
   )
@@ -547,6 +566,7 @@ function launchJson(l: NonNullable<typeof launch>) {
       completed: p(r.overload.completed),
     },
     deliveriesPerSecondOneEndpoint: l.oneEndpoint.perSecond,
+    statusPolls: l.polls,
     orders: r.orders && {
       ...r.orders,
       first: p(r.orders.first),
