@@ -294,6 +294,27 @@ describe(`hosted checkout in Chromium (${engine})`, () => {
     expect(await page.locator('#preco').textContent()).toBe('R$ 399,00/ano')
   })
 
+  it('sends the session only what it keeps: typing the card patches nothing', async () => {
+    const { page } = browser
+    const patches: string[] = []
+    page.on('request', (r) => {
+      if (r.method() === 'PATCH') patches.push(r.postData() ?? '')
+    })
+    await page.goto(`${svc.url}/checkout/${recurring.slug}`)
+    await fillBuyer(page, 'carla.cartao.sessao@example.com')
+    await expect.poll(() => patches.some((p) => p.includes('(21) 99876-5432'))).toBe(true)
+    const before = patches.length
+    await page.getByLabel('Cartão de crédito').check()
+    await page.getByLabel('Número do cartão').fill('4111 1111 1111 1111')
+    await page.getByLabel('Nome impresso no cartão').fill('CARLA COMPRADORA')
+    await page.getByLabel('Validade (MM/AA)').fill('12/30')
+    // Past the page's 600 ms pause after typing, when a patch would have gone.
+    await page.waitForTimeout(1_500)
+    expect(patches).toHaveLength(before)
+    await page.getByLabel('Celular').fill('(21) 99876-0000')
+    await expect.poll(() => patches.length).toBe(before + 1)
+  })
+
   it('shows a 404 page for an unknown product', async () => {
     const { page } = browser
     const response = await page.goto(`${svc.url}/checkout/nao-existe-mais`)

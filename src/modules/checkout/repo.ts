@@ -51,6 +51,22 @@ export const checkoutRepo = {
       .executeTakeFirst()
   },
 
+  /** The patch, unless it would change the session's plan (which must be checked first). */
+  updateSessionKeepingPlan(
+    db: Executor,
+    id: string,
+    patch: Updateable<DB['checkout_sessions']> & { plan_id?: string },
+  ) {
+    const { plan_id: planId, ...rest } = patch
+    return db
+      .updateTable('checkout_sessions')
+      .set(rest)
+      .where('id', '=', id)
+      .$if(planId !== undefined, (q) => q.where('plan_id', 'is not distinct from', planId!))
+      .returning(['id', 'updated_at'])
+      .executeTakeFirst()
+  },
+
   convertSessionPart(id: string, productId: string, orderId: string): Part {
     return { name: 'converted', query: convertSession({ id, productId, orderId }) }
   },

@@ -12,7 +12,7 @@ import {
   SessionOut,
 } from './schema.ts'
 import { createCheckout, orderStatus } from './service.ts'
-import { openSession, SESSIONS_PER_MINUTE, sessionToken, updateSession } from './sessions.ts'
+import { openSession, patchSession, SESSIONS_PER_MINUTE, sessionToken } from './sessions.ts'
 
 const tags = ['checkout']
 
@@ -92,9 +92,7 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
       },
     },
     async (request) => {
-      const session = await withTx(deps.db, (tx) =>
-        updateSession(tx, deps, request.params.id, request.body),
-      )
+      const session = await patchSession(deps, request.params.id, request.body)
       return { session_id: session.id, updated_at: session.updated_at.toISOString() }
     },
   )

@@ -2,7 +2,7 @@
 // as they type, read back to pre-fill the page and to send one cart-recovery e-mail.
 import type { Deps } from '../../deps.ts'
 import { deriveKey, hmacHex, safeEqual } from '../../kit/crypto.ts'
-import type { Executor, Tx } from '../../kit/db.ts'
+import { type Executor, type Tx, withTx } from '../../kit/db.ts'
 import { Forbidden, NotFound } from '../../kit/errors.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { sellable } from '../catalog/service.ts'
@@ -44,19 +44,39 @@ export async function openSession(
   return { session, created: true }
 }
 
-export async function updateSession(
-  tx: Tx,
-  ctx: Ctx,
+interface SessionPatch {
+  session_token?: string | undefined
+  name?: string
+  cpf?: string
+  phone?: string
+  coupon_code?: string
+  plan_id?: string
+}
+
+/**
+ * What the buyer typed so far. The hosted checkout sends it as the buyer types, several times a
+ * buyer, buyers who never pay included: the usual patch — the right token, the plan the session
+ * already has (or none) — is one statement, committed relaxed (kit/db.ts), since a patch lost in
+ * a database crash only makes a recovery e-mail less complete. Anything else (a plan change, a
+ * wrong token, an unknown session) takes the checked path, which says why.
+ */
+export async function patchSession(
+  deps: Pick<Deps, 'db' | 'database' | 'clock' | 'appSecret'>,
   id: string,
-  input: {
-    session_token?: string | undefined
-    name?: string
-    cpf?: string
-    phone?: string
-    coupon_code?: string
-    plan_id?: string
-  },
+  input: SessionPatch,
 ) {
+  const { session_token: token, ...fields } = input
+  if (token && safeEqual(token, sessionToken(deps, id))) {
+    const patched = await repo.updateSessionKeepingPlan(deps.database.relaxed, id, {
+      ...fields,
+      updated_at: deps.clock.now(),
+    })
+    if (patched) return patched
+  }
+  return withTx(deps.db, (tx) => updateSession(tx, deps, id, input))
+}
+
+async function updateSession(tx: Tx, ctx: Ctx, id: string, input: SessionPatch) {
   const { session_token: token, ...fields } = input
   const session = await repo.findSession(tx, id)
   if (!session) throw new NotFound('Sessão não encontrada')

@@ -115,24 +115,30 @@ type FieldName =
       session = { id: body.session_id, token: body.session_token }
     }
   }
+  // What the session last stored: typing in a field it does not keep (the card, the address)
+  // sends nothing.
+  let patched = ''
   function schedulePatch() {
     clearTimeout(patchTimer)
     patchTimer = setTimeout(async () => {
       await ensureSession()
       if (!session) return
-      await fetch(`/api/checkout/sessions/${session.id}`, {
+      const body = JSON.stringify({
+        session_token: session.token,
+        name: f.name.value,
+        cpf: f.cpf.value,
+        phone: f.phone.value,
+        plan_id: selectedPlan().id,
+        // A removed coupon is removed from the session too (its recovery link).
+        ...(cfg.coupon ? { coupon_code: cfg.coupon } : couponRemoved ? { coupon_code: '' } : {}),
+      })
+      if (body === patched) return
+      const res = await fetch(`/api/checkout/sessions/${session.id}`, {
         method: 'PATCH',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          session_token: session.token,
-          name: f.name.value,
-          cpf: f.cpf.value,
-          phone: f.phone.value,
-          plan_id: selectedPlan().id,
-          // A removed coupon is removed from the session too (its recovery link).
-          ...(cfg.coupon ? { coupon_code: cfg.coupon } : couponRemoved ? { coupon_code: '' } : {}),
-        }),
-      })
+        body,
+      }).catch(() => null)
+      if (res?.ok) patched = body
     }, 600)
   }
   form.addEventListener('input', schedulePatch)
@@ -325,7 +331,7 @@ type FieldName =
           state: f.boleto_uf.value,
         }
       }
-      // The card's fields as typed: a new card is a new attempt, the same one may be the same.
+      // The card as typed is part of the attempt: a field changed makes the next submit a new one.
       const card =
         method === 'card'
           ? [...$('campos-cartao').querySelectorAll<Field>('input, select')].map((el) => el.value)
