@@ -9,9 +9,13 @@ import { fmt, printTable } from './lib/table.ts'
 import { type BalanceReadResult, balanceRead } from './scenarios/balance-read.ts'
 import { type CheckoutPageResult, checkoutPage } from './scenarios/checkout-page.ts'
 import { type CheckoutPayResult, checkoutPay } from './scenarios/checkout-pay.ts'
+import {
+  type CheckoutTraffic,
+  checkoutTraffic,
+  type RequestCost,
+} from './scenarios/checkout-traffic.ts'
 import { dashboardPage, type PageLoad } from './scenarios/dashboard-page.ts'
 import { type LaunchDayResult, launchDay, PAGE_LIMIT } from './scenarios/launch-day.ts'
-import { type StatusPolls, statusPolls } from './scenarios/status-polls.ts'
 import {
   type WebhookLatency,
   type WebhookThroughput,
@@ -50,7 +54,7 @@ let launch: {
   run: LaunchDayResult
   split: LaunchDayResult | null
   oneEndpoint: WebhookThroughput
-  polls: StatusPolls
+  traffic: CheckoutTraffic
 } | null = null
 if (wants('launch') && hasServer) {
   console.log(`Launch day: pgbench -c ${launchBuyers} (${seconds} s, before and after)…`)
@@ -104,9 +108,9 @@ if (wants('launch') && hasServer) {
     deliveries: webhookDeliveries,
     endpoints: 1,
   })
-  console.log('Launch day: checkout status polls, as PIX buyers waiting make them…')
-  const polls = await statusPolls(Math.min(seconds, 10))
-  launch = { pgbench: baseline, run, split, oneEndpoint, polls }
+  console.log("Launch day: the checkout page's own requests (session patches, status polls)…")
+  const traffic = await checkoutTraffic(Math.min(seconds, 10))
+  launch = { pgbench: baseline, run, split, oneEndpoint, traffic }
 }
 
 const withCheckout = wants('checkout')
@@ -319,21 +323,34 @@ writeFileSync(
 console.log('\nWritten to bench/results/latest.json')
 
 /**
- * A PIX buyer's page polls every 2 s while visible for its first two minutes: a buyer who pays
- * in a minute with the page in view makes 30 polls (none while it is hidden).
+ * The hosted checkout's requests besides the purchase, each beside what a buyer makes of them:
+ * a PIX buyer's page polls every 2 s while in view for its first two minutes, so one who pays
+ * in a minute polls 30 times (none while the page is hidden); a form filled in sends about four
+ * session patches (name, CPF, phone, one pause mid-field; an assumption, not measured).
  */
-function pollsRow(polls: StatusPolls, machinePerPurchaseMs: number) {
-  const perPollMs = (polls.serviceCpuPerPollUs + polls.pgCpuPerPollUs) / 1000
+function trafficRows(traffic: CheckoutTraffic, machinePerPurchaseMs: number) {
+  const row = (figure: string, cost: RequestCost, perBuyer: number, buyer: string) => {
+    const buyerMs = (perBuyer * (cost.serviceCpuUs + cost.pgCpuUs)) / 1000
+    return [
+      figure,
+      `${fmt(cost.perSecond, 0)}/s`,
+      `service ${fmt(cost.serviceCpuUs, 0)} µs + PostgreSQL ${fmt(cost.pgCpuUs, 0)} µs a request, ${fmt(cost.statements, 2)} statements, ${fmt(cost.walSyncs, 2)} WAL syncs (loop busy ${fmt(cost.loopBusy * 100, 0)} %, p99 ${cost.p99Ms} ms, errors ${cost.errors}); ${buyer}: ${fmt(buyerMs, 2)} ms, ${fmt(buyerMs / machinePerPurchaseMs, 2)} × the purchase's machine CPU`,
+      '',
+    ]
+  }
   return [
-    'checkout status polls, one process',
-    `${fmt(polls.perSecond, 0)}/s`,
-    `service ${fmt(polls.serviceCpuPerPollUs, 0)} µs + PostgreSQL ${fmt(polls.pgCpuPerPollUs, 0)} µs a poll (${fmt(polls.statementsPerPoll, 2)} statements; loop busy ${fmt(polls.loopBusy * 100, 0)} %, p99 ${polls.p99Ms} ms, errors ${polls.errors}); a buyer paying in 60 s with the page in view: 30 polls = ${fmt(30 * perPollMs, 2)} ms, ${fmt((30 * perPollMs) / machinePerPurchaseMs, 2)} × the purchase's machine CPU`,
-    '',
+    row('checkout session patches, one process', traffic.sessionPatch, 4, 'four for a form'),
+    row(
+      'checkout status polls, one process',
+      traffic.statusPoll,
+      30,
+      '30 for a PIX paid in a minute in view',
+    ),
   ]
 }
 
 function printLaunch(l: NonNullable<typeof launch>): void {
-  const { pgbench: b, run: r, oneEndpoint, polls } = l
+  const { pgbench: b, run: r, oneEndpoint, traffic } = l
   const mark = (ok: boolean) => (ok ? 'yes' : 'NO')
   console.log(
     `\nScenario: launch day — one product, ${r.buyers} buyers (create + sandbox pay${r.affiliate ? ', all through one affiliate link' : ''}${r.idempotencyKeys ? ', each create with an Idempotency-Key' : ''}${r.smtp ? '' : '; mail kept in the dev mailbox, no SMTP: a diagnosis'}), the service in its own process (${r.compiled ? 'compiled JavaScript' : 'tsx'}), PostgreSQL`,
@@ -419,7 +436,7 @@ function printLaunch(l: NonNullable<typeof launch>): void {
         `${oneEndpoint.deliveries} deliveries, 1 worker process`,
         `≥ 1,000/s: ${mark(oneEndpoint.perSecond >= 1000)}`,
       ],
-      pollsRow(polls, r.machineCpuPerPurchaseMs),
+      ...trafficRows(traffic, r.machineCpuPerPurchaseMs),
       ...ordersRows(r.orders),
     ],
   )
@@ -566,7 +583,7 @@ function launchJson(l: NonNullable<typeof launch>) {
       completed: p(r.overload.completed),
     },
     deliveriesPerSecondOneEndpoint: l.oneEndpoint.perSecond,
-    statusPolls: l.polls,
+    checkoutTraffic: l.traffic,
     orders: r.orders && {
       ...r.orders,
       first: p(r.orders.first),
