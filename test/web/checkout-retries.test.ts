@@ -145,6 +145,21 @@ describe(`hosted checkout retries (${engine})`, () => {
     expect(await page.locator('#aguarde').textContent()).toBe('')
   })
 
+  it('a checkout page turned away loads itself again once there is room', async () => {
+    const { page } = browser
+    mp.holdAnswers()
+    const held = [checkout(svc.api, product.id), checkout(svc.api, product.id)]
+    await eventually(async () => mp.held() === 2)
+    const turnedAway = await page.goto(`${svc.url}/checkout/${product.slug}`)
+    expect(turnedAway?.status()).toBe(503)
+    expect(await page.locator('h1').textContent()).toBe('Muita gente comprando agora')
+    mp.releaseAnswers()
+    await Promise.all(held)
+    await expect
+      .poll(() => page.locator('h1').textContent(), { timeout: 10_000 })
+      .toBe('Curso de Fotografia')
+  })
+
   it("says the service is busy when it still is after the page's own tries", async () => {
     const { page } = browser
     await page.goto(`${svc.url}/checkout/${product.slug}`)

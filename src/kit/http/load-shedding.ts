@@ -53,5 +53,9 @@ function shed(
   // A browser navigating asks for HTML; a script's fetch and the API's clients do not.
   const wantsPage = request.method === 'GET' && request.headers.accept?.includes('text/html')
   if (!wantsPage) return done(new AppError(503, OVERLOADED_MESSAGE, 'overloaded'))
-  reply.code(503).type('text/html; charset=utf-8').send(page)
+  // The page loads itself again (the Refresh header, as a meta refresh would), a little later
+  // for some than for others, so that the visitors turned away together do not all come back
+  // together.
+  const refreshAfter = RETRY_AFTER_SECONDS + Math.floor(Math.random() * 4)
+  reply.code(503).header('refresh', refreshAfter).type('text/html; charset=utf-8').send(page)
 }

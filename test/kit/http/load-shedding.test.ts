@@ -87,6 +87,9 @@ describe(`load shedding (${engine})`, () => {
     expect(page.status).toBe(503)
     expect(page.headers.get('content-type')).toMatch(/^text\/html/)
     expect(await page.text()).toContain('Muita gente comprando agora')
+    // It loads itself again in 2 to 5 s, spread so that those turned away together come back apart.
+    expect(Number(page.headers.get('refresh'))).toBeGreaterThanOrEqual(2)
+    expect(Number(page.headers.get('refresh'))).toBeLessThanOrEqual(5)
 
     // Never shed: the load balancer's check, and a gateway's callback (refused unsigned: 401).
     expect((await fetch(`${svc.url}/health`)).status).toBe(200)
