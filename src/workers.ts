@@ -1,4 +1,5 @@
 import type { Deps } from './deps.ts'
+import { startIdempotencyPruner } from './kit/http/idempotency-pruner.ts'
 import type { Poller } from './kit/jobs.ts'
 import { startRateLimitPruner } from './modules/checkout/rate-limit-pruner.ts'
 import { startCartRecoveryWorker } from './modules/checkout/recovery.ts'
@@ -23,6 +24,7 @@ export const workerFactories: WorkerFactory[] = [
   startRenewalWorker,
   startSaleSummaryWorker,
   startRateLimitPruner,
+  startIdempotencyPruner,
 ]
 
 /** The running background loops of one process. */

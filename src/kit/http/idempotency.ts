@@ -1,12 +1,15 @@
 // Optional `Idempotency-Key` on every POST of the API (SPEC §1): the same key and body within
 // 24 h replay the first response; the same key with another body is a 422.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { sql } from 'kysely'
 import type { Clock } from '../clock.ts'
 import { sha256Hex } from '../crypto.ts'
-import type { Database } from '../db.ts'
+import type { Database, Db } from '../db.ts'
 
 const HEADER = 'idempotency-key'
-const WINDOW_MS = 24 * 3_600_000
+export const WINDOW_MS = 24 * 3_600_000
+/** Expired keys deleted a statement (kit/http/idempotency-pruner.ts): short transactions. */
+const PRUNE_BATCH = 1_000
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,6 +24,7 @@ declare module 'fastify' {
  * follows X-Forwarded-For only with TRUST_PROXY — so one buyer's key never replays another
  * buyer's order. Buyers behind one carrier IP could still meet on the same key, which only a
  * random key (a UUID, as clients send) makes unlikely; an IP is all an anonymous caller has.
+ * The same request under the same key from another IP is the exception (`ANONYMOUS`, below).
  */
 function ownerOf(request: FastifyRequest): string {
   return request.actor?.credential ?? `ip:${request.ip}`
@@ -55,34 +59,22 @@ export function registerIdempotency(
     const owner = ownerOf(request)
     const requestHash = sha256Hex(`${request.url}\n${JSON.stringify(request.body ?? null)}`)
     const now = clock.now()
-    const claim = () =>
-      db
-        .insertInto('idempotency_keys')
-        .values({ owner, key, request_hash: requestHash, created_at: now })
-        .onConflict((oc) => oc.doNothing())
-        .returning('key')
-        .executeTakeFirst()
-    // A new key (the usual case) is one statement; an expired one is cleared and claimed anew.
-    let claimed = await claim()
-    if (!claimed) {
-      const { numDeletedRows } = await db
-        .deleteFrom('idempotency_keys')
-        .where('owner', '=', owner)
-        .where('key', '=', key)
-        .where('created_at', '<', new Date(now.getTime() - WINDOW_MS))
-        .executeTakeFirstOrThrow()
-      if (numDeletedRows > 0n) claimed = await claim()
+    const entry: Entry = {
+      owner,
+      key,
+      requestHash,
+      now,
+      expired: new Date(now.getTime() - WINDOW_MS),
+      anonymous: !request.actor?.credential,
     }
+    // A new key (the usual case) is one statement; an expired one is cleared and claimed anew.
+    let claimed = await claimKey(db, entry)
+    if (!claimed && (await dropExpiredKey(db, entry))) claimed = await claimKey(db, entry)
     if (claimed) {
       request.idempotency = { owner, key }
       return
     }
-    const first = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('owner', '=', owner)
-      .where('key', '=', key)
-      .executeTakeFirst()
+    const first = await findKey(db, entry)
     // The two "come back" answers say when (the hosted checkout retries them by itself).
     if (!first) return retryLater(reply, 'Idempotency-Key is being reset, retry')
     if (first.request_hash !== requestHash) {
@@ -121,4 +113,93 @@ export function registerIdempotency(
     }
     return payload
   })
+}
+
+/** Deletes up to a batch of keys claimed before `before`; returns how many. */
+export async function pruneIdempotencyKeys(db: Db, before: Date): Promise<number> {
+  const { rows } = await sql<{ pruned: number }>`
+    WITH gone AS (
+      DELETE FROM idempotency_keys WHERE (owner, key) IN (
+        SELECT owner, key FROM idempotency_keys WHERE created_at < ${before} LIMIT ${PRUNE_BATCH}
+      )
+      RETURNING 1
+    )
+    SELECT count(*)::int AS pruned FROM gone`.execute(db)
+  return rows[0]?.pruned ?? 0
+}
+
+interface Entry {
+  owner: string
+  key: string
+  requestHash: string
+  now: Date
+  expired: Date
+  anonymous: boolean
+}
+
+/**
+ * An anonymous caller's key is theirs by IP, but a buyer's IP changes when their phone moves
+ * from Wi-Fi to 4G — often the very reason an answer was lost. So the same key with the same
+ * body, sent within the window from another anonymous IP, is the same request: it replays (or
+ * waits for) the first instead of running again. Matching the body as well keeps every other
+ * buyer apart, as before: another body under the same key from another IP is theirs alone.
+ */
+const ANONYMOUS = sql`owner LIKE 'ip:%'`
+
+/** Claims the key for this request; undefined when it is taken (or the same request ran elsewhere). */
+function claimKey(db: Db, e: Entry) {
+  if (!e.anonymous) {
+    return db
+      .insertInto('idempotency_keys')
+      .values({ owner: e.owner, key: e.key, request_hash: e.requestHash, created_at: e.now })
+      .onConflict((oc) => oc.doNothing())
+      .returning('key')
+      .executeTakeFirst()
+  }
+  return sql<{ key: string }>`
+    INSERT INTO idempotency_keys (owner, key, request_hash, created_at)
+    SELECT ${e.owner}, ${e.key}, ${e.requestHash}, ${e.now}
+    WHERE NOT EXISTS (
+      SELECT 1 FROM idempotency_keys
+      WHERE key = ${e.key} AND request_hash = ${e.requestHash} AND ${ANONYMOUS}
+        AND owner <> ${e.owner} AND created_at >= ${e.expired}
+    )
+    ON CONFLICT DO NOTHING
+    RETURNING key`
+    .execute(db)
+    .then((r) => r.rows[0])
+}
+
+/** Deletes this owner's use of the key if it is past the window; whether it did. */
+async function dropExpiredKey(db: Db, e: Entry) {
+  const { numDeletedRows } = await db
+    .deleteFrom('idempotency_keys')
+    .where('owner', '=', e.owner)
+    .where('key', '=', e.key)
+    .where('created_at', '<', e.expired)
+    .executeTakeFirstOrThrow()
+  return numDeletedRows > 0n
+}
+
+/** The key's first use: this owner's, or for an anonymous caller the same request's elsewhere. */
+function findKey(db: Db, e: Entry) {
+  return db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('key', '=', e.key)
+    .where((eb) =>
+      e.anonymous
+        ? eb.or([
+            eb('owner', '=', e.owner),
+            eb.and([
+              eb('request_hash', '=', e.requestHash),
+              eb('created_at', '>=', e.expired),
+              sql<boolean>`${ANONYMOUS}`,
+            ]),
+          ])
+        : eb('owner', '=', e.owner),
+    )
+    .orderBy(sql`owner = ${e.owner}`, 'desc')
+    .limit(1)
+    .executeTakeFirst()
 }

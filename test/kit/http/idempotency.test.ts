@@ -1,7 +1,7 @@
 // Idempotency-Key after authentication, per credential (SPEC §1, §15).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signupCreator } from '../../setup/actors.ts'
-import { createProduct } from '../../setup/purchase.ts'
+import { createProduct, VALID_CPF } from '../../setup/purchase.ts'
 import { engine, startTestService, type TestService } from '../../setup/service.ts'
 
 let svc: TestService
@@ -59,5 +59,63 @@ describe(`Idempotency-Key per credential (${engine})`, () => {
     const anaAgain = await open('203.0.113.10', 'ana@example.com')
     expect(anaAgain.headers.get('idempotent-replayed')).toBe('true')
     expect(anaAgain.body).toEqual(ana.body)
+    // Ana again from her phone's new address (Wi-Fi to 4G): the same request, so the replay.
+    const anaOn4g = await open('198.51.100.77', 'ana@example.com')
+    expect(anaOn4g.headers.get('idempotent-replayed')).toBe('true')
+    expect(anaOn4g.body).toEqual(ana.body)
+    // Neither claimed the key there: another request from that address is its own.
+    const caio = await open('198.51.100.77', 'caio@example.com')
+    expect(caio.status).toBe(201)
+    expect(caio.headers.get('idempotent-replayed')).toBeNull()
+  })
+
+  it('a checkout whose answer was lost, sent again from a new address, is not charged again', async () => {
+    const creator = await signupCreator(svc.api)
+    const product = await createProduct(svc.api, await creator.key(['write:products']), {
+      payment_methods: ['pix', 'card'],
+    })
+    const pay = (ip: string) =>
+      svc.api('POST', '/api/checkout/create', {
+        headers: { 'idempotency-key': 'a1b2c3d4e5f60718293a4b5c6d7e8f90', 'x-forwarded-for': ip },
+        body: {
+          product_id: product.id,
+          name: 'Beatriz Compradora',
+          email: 'beatriz.4g@example.com',
+          cpf: VALID_CPF,
+          phone: '(11) 98765-4321',
+          payment_method: 'card',
+          card_token: 'tok_approved',
+        },
+      })
+    const first = await pay('203.0.113.30')
+    expect(first.body.status).toBe('paid')
+    const again = await pay('198.51.100.30')
+    expect(again.body).toEqual(first.body)
+    const orders = await svc.deps.db
+      .selectFrom('orders')
+      .select('id')
+      .where('buyer_email', '=', 'beatriz.4g@example.com')
+      .execute()
+    expect(orders).toEqual([{ id: first.body.order_id }])
+  })
+
+  it('keys past their 24 h are dropped by the pruner, newer ones stay', async () => {
+    const keyed = (key: string, email: string) =>
+      svc.api('POST', '/api/checkout/sessions', {
+        headers: { 'idempotency-key': key, 'x-forwarded-for': '203.0.113.40' },
+        body: { product_id: prunedProduct, email },
+      })
+    const creator = await signupCreator(svc.api)
+    const prunedProduct = (await createProduct(svc.api, await creator.key(['write:products']))).id
+    await keyed('velha-1', 'velha@example.com')
+    await svc.deps.clock.advance(24 * 3_600_000 + 1_000)
+    await keyed('nova-1', 'nova@example.com')
+    await svc.workers!.runOnce('idempotency.prune')
+    const left = await svc.deps.db
+      .selectFrom('idempotency_keys')
+      .select('key')
+      .where('key', 'in', ['velha-1', 'nova-1'])
+      .execute()
+    expect(left).toEqual([{ key: 'nova-1' }])
   })
 })
