@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import type { Clock } from '../clock.ts'
 import { sha256Hex } from '../crypto.ts'
 import type { Database, Db } from '../db.ts'
+import { template } from '../template.ts'
 
 const HEADER = 'idempotency-key'
 export const WINDOW_MS = 24 * 3_600_000
@@ -92,10 +93,6 @@ export function registerIdempotency(
   app.addHook('onSend', async (request, reply, payload) => {
     const idem = request.idempotency
     if (!idem) return payload
-    const where = db
-      .updateTable('idempotency_keys')
-      .where('owner', '=', idem.owner)
-      .where('key', '=', idem.key)
     if (reply.statusCode >= 500) {
       // A crash is not an answer: let the client retry with the same key.
       await db
@@ -104,12 +101,11 @@ export function registerIdempotency(
         .where('key', '=', idem.key)
         .execute()
     } else {
-      await where
-        .set({
-          response_status: reply.statusCode,
-          response_body: typeof payload === 'string' ? payload : null,
-        })
-        .execute()
+      await storeAnswer(db, {
+        ...idem,
+        status: reply.statusCode,
+        body: typeof payload === 'string' ? payload : null,
+      })
     }
     return payload
   })
@@ -146,28 +142,39 @@ interface Entry {
  */
 const ANONYMOUS = sql`owner LIKE 'ip:%'`
 
-/** Claims the key for this request; undefined when it is taken (or the same request ran elsewhere). */
-function claimKey(db: Db, e: Entry) {
-  if (!e.anonymous) {
-    return db
-      .insertInto('idempotency_keys')
-      .values({ owner: e.owner, key: e.key, request_hash: e.requestHash, created_at: e.now })
-      .onConflict((oc) => oc.doNothing())
-      .returning('key')
-      .executeTakeFirst()
-  }
-  return sql<{ key: string }>`
+/** The statements of every keyed POST, compiled once (kit/template.ts). */
+const claimOwn = template((q, v: Entry) =>
+  q
+    .insertInto('idempotency_keys')
+    .values({ owner: v.owner, key: v.key, request_hash: v.requestHash, created_at: v.now })
+    .onConflict((oc) => oc.doNothing())
+    .returning('key'),
+)
+const claimAnonymous = template(
+  (_, v: Entry) => sql<{ key: string }>`
     INSERT INTO idempotency_keys (owner, key, request_hash, created_at)
-    SELECT ${e.owner}, ${e.key}, ${e.requestHash}, ${e.now}
+    SELECT ${v.owner}, ${v.key}, ${v.requestHash}, ${v.now}
     WHERE NOT EXISTS (
       SELECT 1 FROM idempotency_keys
-      WHERE key = ${e.key} AND request_hash = ${e.requestHash} AND ${ANONYMOUS}
-        AND owner <> ${e.owner} AND created_at >= ${e.expired}
+      WHERE key = ${v.key} AND request_hash = ${v.requestHash} AND ${ANONYMOUS}
+        AND owner <> ${v.owner} AND created_at >= ${v.expired}
     )
     ON CONFLICT DO NOTHING
-    RETURNING key`
-    .execute(db)
-    .then((r) => r.rows[0])
+    RETURNING key`,
+)
+const storeAnswer = template(
+  (q, v: { owner: string; key: string; status: number; body: string | null }) =>
+    q
+      .updateTable('idempotency_keys')
+      .set({ response_status: v.status, response_body: v.body })
+      .where('owner', '=', v.owner)
+      .where('key', '=', v.key),
+)
+
+/** Claims the key for this request; undefined when it is taken (or the same request ran elsewhere). */
+async function claimKey(db: Db, e: Entry) {
+  const [row] = await (e.anonymous ? claimAnonymous : claimOwn)(db, e)
+  return row
 }
 
 /** Deletes this owner's use of the key if it is past the window; whether it did. */
