@@ -9,7 +9,7 @@ import { userIdByEmail } from '../accounts/service.ts'
 import { priceWithCoupon } from '../catalog/coupons.ts'
 import { findProductById, sellableAfterHit } from '../catalog/service.ts'
 import { planShares } from '../ledger/shares.ts'
-import { findOrder } from '../orders/service.ts'
+import { findOrderStatus } from '../orders/service.ts'
 import { barcodeSvgDataUrl } from '../payments/boleto.ts'
 import { nextLook } from '../payments/charge-lookups.ts'
 import { settleCheck } from '../payments/checks.ts'
@@ -369,7 +369,7 @@ async function recordOrDrop(deps: Deps, input: { orderId: string; charge: Gatewa
 
 /** What the checkout page polls: status and, once paid, where to send the buyer. */
 export async function orderStatus(deps: Pick<Deps, 'db' | 'config'>, orderId: string) {
-  const order = await findOrder(deps.db, orderId)
+  const order = await findOrderStatus(deps.db, orderId)
   if (!order) throw new NotFound('Pedido não encontrado')
   let redirectUrl: string | null = null
   if (order.status === 'paid') {

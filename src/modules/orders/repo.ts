@@ -21,6 +21,7 @@ import {
   fragmentTemplate,
   fragmentTemplatePer,
   runFragment,
+  template,
 } from '../../kit/template.ts'
 import type { OrderListQuery } from './schema.ts'
 
@@ -236,7 +237,17 @@ const paidUpdateOf = fragmentTemplatePer((q, v: { paidAt: Date }, order: RawBuil
   markPaidQuery(q, { id: order, paidAt: v.paidAt }),
 )
 
+/**
+ * What the hosted checkout polls while its buyer pays (checkout/service.ts orderStatus): only
+ * the columns it answers with, compiled once; a launch's waiting buyers poll it many times each.
+ */
+const statusRead = template((q, v: { id: string }) =>
+  q.selectFrom('orders').select(['id', 'status', 'paid_at', 'product_id']).where('id', '=', v.id),
+)
+
 export const ordersRepo = {
+  findStatus: async (db: Executor, id: string) => (await statusRead(db, { id }))[0],
+
   /** A new order. */
   async insert(db: Executor, row: InsertObject<DB, 'orders'>) {
     return (await runFragment<OrderRow>(db, orderInsert(row)))[0]!

@@ -54,6 +54,9 @@ export const orderPart = (row: InsertObject<DB, 'orders'>) => repo.insertPart(ro
 export const findOrder = (db: Executor, id: string) =>
   repo.findById(db, id) as Promise<OrderRow | undefined>
 
+/** An order's status, when it was paid and its product: what a buyer's page polls. */
+export const findOrderStatus = (db: Executor, id: string) => repo.findStatus(db, id)
+
 /** Who hears of a sale: the account's owner, unless the account turned notifications off. */
 export interface SaleNotice {
   email: string
