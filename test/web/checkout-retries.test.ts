@@ -160,6 +160,8 @@ describe(`hosted checkout retries (${engine})`, () => {
       .toBe('Curso de Fotografia')
   })
 
+  // The page's two tries take 5–7 s, inside the adapter's 10 s wait on the held gateway
+  // (MP_TIMEOUT_MS), after which the held checkouts fail and the service has room again.
   it("says the service is busy when it still is after the page's own tries", async () => {
     const { page } = browser
     await page.goto(`${svc.url}/checkout/${product.slug}`)

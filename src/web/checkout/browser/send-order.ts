@@ -21,7 +21,7 @@ const STILL_PROCESSING =
 const STILL_PROCESSING_WAIT = 'Seu pedido ainda está sendo processado. Aguarde…'
 
 /** Automatic retries of one click, and the longest Retry-After the page waits out by itself. */
-const MAX_RETRIES = 3
+const MAX_RETRIES = 2
 const MAX_WAIT_SECONDS = 10
 
 export interface Answer<T> {
@@ -67,7 +67,7 @@ export function orderSender(onWait: (message: string) => void) {
       const busy = res.status === 503
       if (retries === MAX_RETRIES) throw new Error(busy ? result.error : STILL_PROCESSING)
       onWait(busy ? BUSY_WAIT : STILL_PROCESSING_WAIT)
-      await new Promise((resolve) => setTimeout(resolve, wait * 1000))
+      await new Promise((resolve) => setTimeout(resolve, backoffMs(wait, retries)))
     }
   }
 }
@@ -76,6 +76,15 @@ export function orderSender(onWait: (message: string) => void) {
 function randomKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16))
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/**
+ * Retry-After, half again longer at each try, plus up to a second at random: buyers turned away
+ * in the same moment of a launch come back spread out, not as one wave (with Retry-After 2:
+ * 2–3 s, then 3–4 s; then the buyer reads the message and may press again, the attempt kept).
+ */
+function backoffMs(retryAfterSeconds: number, retries: number): number {
+  return (retryAfterSeconds * (1 + retries / 2) + Math.random()) * 1000
 }
 
 /** Seconds to wait before sending again, for the answers the page retries by itself. */
