@@ -28,6 +28,12 @@ export interface ServiceStats {
   texts?: Record<string, number> | null
 }
 
+/** The share of the time between two readings the event loop was busy (running or in I/O). */
+export function loopBusy(before: ServiceStats, after: ServiceStats): number {
+  const active = after.loopActiveMs - before.loopActiveMs
+  return active / (active + after.loopIdleMs - before.loopIdleMs)
+}
+
 /**
  * What `npm start` runs: the compiled build when the project has a build step (built here
  * first, as `prestart` does), else the TypeScript sources through tsx.

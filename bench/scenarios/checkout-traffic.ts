@@ -9,7 +9,7 @@ import { SERVER_URL } from '../lib/databases.ts'
 import { request } from '../lib/http.ts'
 import { backendCpu, walCounters } from '../lib/pg-cpu.ts'
 import { benchCreator, pixBuyer } from '../lib/service.ts'
-import { type ServiceProcess, startServiceProcess } from '../lib/service-process.ts'
+import { loopBusy, type ServiceProcess, startServiceProcess } from '../lib/service-process.ts'
 
 export interface RequestCost {
   perSecond: number
@@ -100,7 +100,6 @@ async function measure(svc: ServiceProcess, shapes: Shape[], seconds: number) {
   const walAfter = await walCounters(SERVER_URL)
   const pg = await cpu.stop()
   const n = result.requests.total
-  const active = after.loopActiveMs - before.loopActiveMs
   return {
     perSecond: n / seconds,
     p99Ms: result.latency.p99,
@@ -109,6 +108,6 @@ async function measure(svc: ServiceProcess, shapes: Shape[], seconds: number) {
     pgCpuUs: (pg.total * 1e6) / n,
     statements: (after.statements - before.statements) / n,
     walSyncs: (walAfter.syncs - walBefore.syncs) / n,
-    loopBusy: active / (active + after.loopIdleMs - before.loopIdleMs),
+    loopBusy: loopBusy(before, after),
   }
 }

@@ -33,7 +33,7 @@ import {
   walCounters,
 } from '../lib/pg-cpu.ts'
 import { benchCreator, pixBuyer } from '../lib/service.ts'
-import { startServiceProcess } from '../lib/service-process.ts'
+import { loopBusy, startServiceProcess } from '../lib/service-process.ts'
 import { startBenchSmtpSink } from '../lib/smtp-sink.ts'
 
 const PRICE_CENTS = 9790
@@ -512,12 +512,7 @@ export async function launchDay(opts: {
       serviceSystemCpuPerPurchaseMs: per(
         (statsAfter.systemMicros - statsBefore.systemMicros) / 1000,
       ),
-      serviceLoopBusy:
-        (statsAfter.loopActiveMs - statsBefore.loopActiveMs) /
-        (statsAfter.loopActiveMs -
-          statsBefore.loopActiveMs +
-          statsAfter.loopIdleMs -
-          statsBefore.loopIdleMs),
+      serviceLoopBusy: loopBusy(statsBefore, statsAfter),
       serviceSwitchesPerPurchase: per(statsAfter.switches - statsBefore.switches),
       servicePreemptionsPerPurchase: per(statsAfter.preemptions - statsBefore.preemptions),
       warmUpCpuPerPurchaseMs,

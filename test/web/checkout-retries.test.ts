@@ -59,6 +59,22 @@ function orderRequests(page: Page) {
   return keys
 }
 
+/**
+ * Two checkouts waiting on a gateway that does not answer yet: the service (HTTP_MAX_IN_FLIGHT=2)
+ * is full until `release`, which lets the gateway answer them and gives their answers.
+ */
+async function fillTheService() {
+  mp.holdAnswers()
+  const held = Promise.all([checkout(svc.api, product.id), checkout(svc.api, product.id)])
+  await eventually(async () => mp.held() === 2)
+  return {
+    release: () => {
+      mp.releaseAnswers()
+      return held
+    },
+  }
+}
+
 /** The page filled in to pay by card; the keys of the orders it sends from then on. */
 async function payingByCard(page: Page, email: string, holder: string) {
   await page.goto(`${svc.url}/checkout/${product.slug}`)
@@ -123,10 +139,7 @@ describe(`hosted checkout retries (${engine})`, () => {
     page.on('response', (r) => {
       if (r.url().endsWith('/api/checkout/create')) statuses.push(r.status())
     })
-    // Two checkouts wait on a gateway that does not answer yet: the service is full.
-    mp.holdAnswers()
-    const held = [checkout(svc.api, product.id), checkout(svc.api, product.id)]
-    await eventually(async () => mp.held() === 2)
+    const held = await fillTheService()
 
     await page.getByRole('button', { name: 'Gerar PIX' }).click()
     await expect
@@ -136,8 +149,7 @@ describe(`hosted checkout retries (${engine})`, () => {
     expect(await page.getByRole('alert').isHidden()).toBe(true)
     expect(await page.locator('#pagar').getAttribute('aria-busy')).toBe('true')
 
-    mp.releaseAnswers()
-    expect((await Promise.all(held)).map((r) => r.status)).toEqual([201, 201])
+    expect((await held.release()).map((r) => r.status)).toEqual([201, 201])
     await page.locator('#pix').waitFor({ state: 'visible', timeout: 10_000 })
     expect(statuses.at(-1)).toBe(201)
     expect(new Set(keys).size).toBe(1)
@@ -147,14 +159,11 @@ describe(`hosted checkout retries (${engine})`, () => {
 
   it('a checkout page turned away loads itself again once there is room', async () => {
     const { page } = browser
-    mp.holdAnswers()
-    const held = [checkout(svc.api, product.id), checkout(svc.api, product.id)]
-    await eventually(async () => mp.held() === 2)
+    const held = await fillTheService()
     const turnedAway = await page.goto(`${svc.url}/checkout/${product.slug}`)
     expect(turnedAway?.status()).toBe(503)
     expect(await page.locator('h1').textContent()).toBe('Muita gente comprando agora')
-    mp.releaseAnswers()
-    await Promise.all(held)
+    await held.release()
     await expect
       .poll(() => page.locator('h1').textContent(), { timeout: 10_000 })
       .toBe('Curso de Fotografia')
@@ -166,15 +175,12 @@ describe(`hosted checkout retries (${engine})`, () => {
     const { page } = browser
     await page.goto(`${svc.url}/checkout/${product.slug}`)
     await fillBuyer(page, 'carla.desistiu@example.com')
-    mp.holdAnswers()
-    const held = [checkout(svc.api, product.id), checkout(svc.api, product.id)]
-    await eventually(async () => mp.held() === 2)
+    const held = await fillTheService()
     await page.getByRole('button', { name: 'Gerar PIX' }).click()
     await expect
       .poll(() => page.getByRole('alert').textContent(), { timeout: 15_000 })
       .toBe(OVERLOADED_MESSAGE)
     expect(await page.locator('#pagar').isDisabled()).toBe(false)
-    mp.releaseAnswers()
-    await Promise.all(held)
+    await held.release()
   })
 })

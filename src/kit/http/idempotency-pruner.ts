@@ -1,6 +1,7 @@
 // Idempotency keys are kept 24 h (SPEC §1), then dropped here. The hosted checkout sends a key
 // with every order and its answer (a PIX QR among it) is kept with the key, so without this a
 // launch's orders would stay in the table for good, a few KB each.
+import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../clock.ts'
 import type { Db } from '../db.ts'
 import { type Poller, startPoller } from '../jobs.ts'
@@ -11,7 +12,7 @@ const EVERY_MS = 600_000
 export const startIdempotencyPruner = (deps: {
   db: Db
   clock: Clock
-  log: { error: (obj: object, msg: string) => void }
+  log: FastifyBaseLogger
 }): Poller =>
   startPoller({
     name: 'idempotency.prune',

@@ -1,10 +1,11 @@
 // Optional `Idempotency-Key` on every POST of the API (SPEC §1): the same key and body within
 // 24 h replay the first response; the same key with another body is a 422.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { sql } from 'kysely'
+import { type ExpressionBuilder, sql } from 'kysely'
 import type { Clock } from '../clock.ts'
 import { sha256Hex } from '../crypto.ts'
 import type { Database, Db } from '../db.ts'
+import type { DB } from '../db-schema.ts'
 import { template } from '../template.ts'
 
 const HEADER = 'idempotency-key'
@@ -27,8 +28,11 @@ declare module 'fastify' {
  * random key (a UUID, as clients send) makes unlikely; an IP is all an anonymous caller has.
  * The same request under the same key from another IP is the exception (`ANONYMOUS`, below).
  */
-function ownerOf(request: FastifyRequest): string {
-  return request.actor?.credential ?? `ip:${request.ip}`
+function ownerOf(request: FastifyRequest): { owner: string; anonymous: boolean } {
+  const credential = request.actor?.credential
+  return credential
+    ? { owner: credential, anonymous: false }
+    : { owner: `ip:${request.ip}`, anonymous: true }
 }
 
 function retryLater(reply: FastifyReply, error: string) {
@@ -57,7 +61,7 @@ export function registerIdempotency(
     if (key.length > 255) {
       return reply.code(400).send({ error: 'Idempotency-Key is too long' })
     }
-    const owner = ownerOf(request)
+    const { owner, anonymous } = ownerOf(request)
     const requestHash = sha256Hex(`${request.url}\n${JSON.stringify(request.body ?? null)}`)
     const now = clock.now()
     const entry: Entry = {
@@ -66,7 +70,7 @@ export function registerIdempotency(
       requestHash,
       now,
       expired: new Date(now.getTime() - WINDOW_MS),
-      anonymous: !request.actor?.credential,
+      anonymous,
     }
     // A new key (the usual case) is one statement; an expired one is cleared and claimed anew.
     let claimed = await claimKey(db, entry)
@@ -136,31 +140,21 @@ interface Entry {
 /**
  * An anonymous caller's key is theirs by IP, but a buyer's IP changes when their phone moves
  * from Wi-Fi to 4G — often the very reason an answer was lost. So the same key with the same
- * body, sent within the window from another anonymous IP, is the same request: it replays (or
- * waits for) the first instead of running again. Matching the body as well keeps every other
- * buyer apart, as before: another body under the same key from another IP is theirs alone.
+ * body from another anonymous IP is the same request: a unique index over anonymous keys and
+ * bodies (migration 0033) refuses its claim, and it replays (or waits for) the first instead
+ * of running again, however close together the two arrive. Matching the body as well keeps
+ * every other buyer apart, as before: another body under the same key is theirs alone.
  */
 const ANONYMOUS = sql`owner LIKE 'ip:%'`
 
 /** The statements of every keyed POST, compiled once (kit/template.ts). */
-const claimOwn = template((q, v: Entry) =>
+const claim = template((q, v: Entry) =>
   q
     .insertInto('idempotency_keys')
     .values({ owner: v.owner, key: v.key, request_hash: v.requestHash, created_at: v.now })
+    // Any unique index: this owner's key, or (anonymous) the same request from elsewhere.
     .onConflict((oc) => oc.doNothing())
     .returning('key'),
-)
-const claimAnonymous = template(
-  (_, v: Entry) => sql<{ key: string }>`
-    INSERT INTO idempotency_keys (owner, key, request_hash, created_at)
-    SELECT ${v.owner}, ${v.key}, ${v.requestHash}, ${v.now}
-    WHERE NOT EXISTS (
-      SELECT 1 FROM idempotency_keys
-      WHERE key = ${v.key} AND request_hash = ${v.requestHash} AND ${ANONYMOUS}
-        AND owner <> ${v.owner} AND created_at >= ${v.expired}
-    )
-    ON CONFLICT DO NOTHING
-    RETURNING key`,
 )
 const storeAnswer = template(
   (q, v: { owner: string; key: string; status: number; body: string | null }) =>
@@ -173,19 +167,28 @@ const storeAnswer = template(
 
 /** Claims the key for this request; undefined when it is taken (or the same request ran elsewhere). */
 async function claimKey(db: Db, e: Entry) {
-  const [row] = await (e.anonymous ? claimAnonymous : claimOwn)(db, e)
+  const [row] = await claim(db, e)
   return row
 }
 
-/** Deletes this owner's use of the key if it is past the window; whether it did. */
+/** Deletes what holds the key past the window (this owner's use, or the same request's elsewhere); whether it did. */
 async function dropExpiredKey(db: Db, e: Entry) {
   const { numDeletedRows } = await db
     .deleteFrom('idempotency_keys')
-    .where('owner', '=', e.owner)
     .where('key', '=', e.key)
     .where('created_at', '<', e.expired)
+    .where((eb) => heldBy(eb, e))
     .executeTakeFirstOrThrow()
   return numDeletedRows > 0n
+}
+
+/** Rows that hold the key for this request: its owner's, or for an anonymous caller the same request's elsewhere. */
+function heldBy(eb: ExpressionBuilder<DB, 'idempotency_keys'>, e: Entry) {
+  if (!e.anonymous) return eb('owner', '=', e.owner)
+  return eb.or([
+    eb('owner', '=', e.owner),
+    eb.and([eb('request_hash', '=', e.requestHash), sql<boolean>`${ANONYMOUS}`]),
+  ])
 }
 
 /** The key's first use: this owner's, or for an anonymous caller the same request's elsewhere. */
@@ -194,18 +197,7 @@ function findKey(db: Db, e: Entry) {
     .selectFrom('idempotency_keys')
     .selectAll()
     .where('key', '=', e.key)
-    .where((eb) =>
-      e.anonymous
-        ? eb.or([
-            eb('owner', '=', e.owner),
-            eb.and([
-              eb('request_hash', '=', e.requestHash),
-              eb('created_at', '>=', e.expired),
-              sql<boolean>`${ANONYMOUS}`,
-            ]),
-          ])
-        : eb('owner', '=', e.owner),
-    )
+    .where((eb) => heldBy(eb, e))
     .orderBy(sql`owner = ${e.owner}`, 'desc')
     .limit(1)
     .executeTakeFirst()

@@ -246,7 +246,10 @@ const statusRead = template((q, v: { id: string }) =>
 )
 
 export const ordersRepo = {
-  findStatus: async (db: Executor, id: string) => (await statusRead(db, { id }))[0],
+  /** An order's status, when it was paid and its product (statusRead). */
+  async findStatus(db: Executor, id: string) {
+    return (await statusRead(db, { id }))[0]
+  },
 
   /** A new order. */
   async insert(db: Executor, row: InsertObject<DB, 'orders'>) {

@@ -11,6 +11,15 @@ beforeAll(async () => {
 })
 afterAll(() => svc?.stop())
 
+/** A hosted checkout's order under an Idempotency-Key, from a buyer at `ip`. */
+const keyedCheckout = (ip: string, key: string, body: Record<string, unknown>) =>
+  svc.api('POST', '/api/checkout/create', {
+    headers: { 'idempotency-key': key, 'x-forwarded-for': ip },
+    body: { name: 'Beatriz Compradora', cpf: VALID_CPF, phone: '(11) 98765-4321', ...body },
+  })
+const ordersOf = (email: string) =>
+  svc.deps.db.selectFrom('orders').select('id').where('buyer_email', '=', email).execute()
+
 describe(`Idempotency-Key per credential (${engine})`, () => {
   it('a revoked key is a 401, never the replay of its earlier answer', async () => {
     const creator = await signupCreator(svc.api)
@@ -75,28 +84,37 @@ describe(`Idempotency-Key per credential (${engine})`, () => {
       payment_methods: ['pix', 'card'],
     })
     const pay = (ip: string) =>
-      svc.api('POST', '/api/checkout/create', {
-        headers: { 'idempotency-key': 'a1b2c3d4e5f60718293a4b5c6d7e8f90', 'x-forwarded-for': ip },
-        body: {
-          product_id: product.id,
-          name: 'Beatriz Compradora',
-          email: 'beatriz.4g@example.com',
-          cpf: VALID_CPF,
-          phone: '(11) 98765-4321',
-          payment_method: 'card',
-          card_token: 'tok_approved',
-        },
+      keyedCheckout(ip, 'a1b2c3d4e5f60718293a4b5c6d7e8f90', {
+        product_id: product.id,
+        email: 'beatriz.4g@example.com',
+        payment_method: 'card',
+        card_token: 'tok_approved',
       })
     const first = await pay('203.0.113.30')
     expect(first.body.status).toBe('paid')
     const again = await pay('198.51.100.30')
     expect(again.body).toEqual(first.body)
-    const orders = await svc.deps.db
-      .selectFrom('orders')
-      .select('id')
-      .where('buyer_email', '=', 'beatriz.4g@example.com')
-      .execute()
-    expect(orders).toEqual([{ id: first.body.order_id }])
+    expect(await ordersOf('beatriz.4g@example.com')).toEqual([{ id: first.body.order_id }])
+  })
+
+  it('the same request from several addresses at once runs once', async () => {
+    const creator = await signupCreator(svc.api)
+    const product = await createProduct(svc.api, await creator.key(['write:products']))
+    const send = (ip: string) =>
+      keyedCheckout(ip, 'f0e1d2c3b4a5968778695a4b3c2d1e0f', {
+        product_id: product.id,
+        email: 'davi.juntos@example.com',
+        payment_method: 'pix',
+      })
+    const answers = await Promise.all(
+      ['203.0.113.51', '203.0.113.52', '198.51.100.53', '198.51.100.54'].map(send),
+    )
+    expect(answers.every((r) => r.status === 201 || r.status === 409)).toBe(true)
+    const orders = await ordersOf('davi.juntos@example.com')
+    expect(orders).toHaveLength(1)
+    for (const created of answers.filter((r) => r.status === 201)) {
+      expect(created.body.order_id).toBe(orders[0]!.id)
+    }
   })
 
   it('keys past their 24 h are dropped by the pruner, newer ones stay', async () => {

@@ -2,69 +2,30 @@
 // one is answered 503 at once with Retry-After (a page in pt-BR to a browser), what finishes a
 // sale still gets through, and a slot comes back when its request ends or its client leaves.
 // Requests are held under way by checkouts waiting on a gateway that does not answer yet
-// (PAYMENT_GATEWAY=mercadopago pointed at a server of this test's), over real HTTP.
-import { createServer, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+// (Mercado Pago's fake holding its answers), over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OVERLOADED_MESSAGE, RETRY_AFTER_SECONDS } from '../../../src/kit/http/load-shedding.ts'
+import { type FakeMercadoPago, startFakeMercadoPago } from '../../fakes/mercadopago.ts'
 import { signupCreator } from '../../setup/actors.ts'
 import { mercadoPagoEnv } from '../../setup/gateway-env.ts'
 import { checkout, createProduct, VALID_CPF } from '../../setup/purchase.ts'
 import { engine, eventually, startTestService, type TestService } from '../../setup/service.ts'
 
-/** A gateway that keeps every request waiting until `release`, then answers each 500. */
-async function startHoldingGateway() {
-  let holding = true
-  const waiting = new Set<ServerResponse>()
-  const server = createServer((request, response) => {
-    request.resume()
-    if (!holding) return void response.writeHead(500).end()
-    waiting.add(response)
-    response.on('close', () => waiting.delete(response))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    waiting: () => waiting.size,
-    hold: () => {
-      holding = true
-    },
-    release: () => {
-      holding = false
-      for (const response of waiting) response.writeHead(500).end()
-      waiting.clear()
-    },
-    close: () => {
-      server.closeAllConnections()
-      return new Promise<void>((resolve) => server.close(() => resolve()))
-    },
-  }
-}
-
-let gateway: Awaited<ReturnType<typeof startHoldingGateway>>
+let mp: FakeMercadoPago
 let svc: TestService
 let key: string
 let product: { id: string; slug: string }
 beforeAll(async () => {
-  gateway = await startHoldingGateway()
-  svc = await startTestService({
-    ...mercadoPagoEnv({
-      url: gateway.url,
-      accessToken: 'TEST-token',
-      publicKey: 'TEST-public-key',
-      webhookSecret: 'segredo-do-webhook',
-    }),
-    HTTP_MAX_IN_FLIGHT: '2',
-  })
+  mp = await startFakeMercadoPago({ now: () => (svc ? svc.deps.clock.now() : new Date()) })
+  svc = await startTestService({ ...mercadoPagoEnv(mp), HTTP_MAX_IN_FLIGHT: '2' })
   const creator = await signupCreator(svc.api)
   key = await creator.key(['write:products', 'read:orders'])
   product = await createProduct(svc.api, key)
 })
 afterAll(async () => {
-  gateway?.release()
+  mp?.releaseAnswers()
   await svc?.stop()
-  await gateway?.close()
+  await mp?.close()
 })
 
 const ordersList = () =>
@@ -72,9 +33,9 @@ const ordersList = () =>
 
 describe(`load shedding (${engine})`, () => {
   it('sheds past the limit, lets what finishes a sale through, and gives the slots back', async () => {
-    gateway.hold()
+    mp.holdAnswers()
     const held = [checkout(svc.api, product.id), checkout(svc.api, product.id)]
-    await eventually(async () => gateway.waiting() === 2)
+    await eventually(async () => mp.held() === 2)
 
     const api = await ordersList()
     expect(api.status).toBe(503)
@@ -99,14 +60,14 @@ describe(`load shedding (${engine})`, () => {
     )
     expect(callback.status).toBe(401)
 
-    gateway.release()
-    // The gateway's failure is an unknown outcome: 502, for the reconciliation to settle.
-    expect((await Promise.all(held)).map((r) => r.status)).toEqual([502, 502])
-    expect((await ordersList()).status).toBe(200)
+    mp.releaseAnswers()
+    expect((await Promise.all(held)).map((r) => r.status)).toEqual([201, 201])
+    // A slot is given back on the response's close, just after its last byte went out.
+    await eventually(async () => (await ordersList()).status === 200, 3_000)
   })
 
   it('gives a slot back as soon as its client leaves', async () => {
-    gateway.hold()
+    mp.holdAnswers()
     const clients = [new AbortController(), new AbortController()]
     const leaving = clients.map((client) =>
       fetch(`${svc.url}/api/checkout/create`, {
@@ -123,14 +84,15 @@ describe(`load shedding (${engine})`, () => {
         signal: client.signal,
       }).catch(() => null),
     )
-    await eventually(async () => gateway.waiting() === 2)
+    await eventually(async () => mp.held() === 2)
     expect((await ordersList()).status).toBe(503)
 
     for (const client of clients) client.abort()
     await Promise.all(leaving)
     // Their handlers still wait on the gateway; their slots are free.
-    expect(gateway.waiting()).toBe(2)
-    await eventually(async () => (await ordersList()).status === 200)
-    gateway.release()
+    expect(mp.held()).toBe(2)
+    // Well before the adapter's 10 s wait on the gateway ends their handlers.
+    await eventually(async () => (await ordersList()).status === 200, 3_000)
+    mp.releaseAnswers()
   })
 })
