@@ -8,8 +8,8 @@
 // - at a steady offered rate (100 purchases/s), the webhook delay: event created (inside the
 //   paying transaction, so an upper bound of commit) → the receiver;
 // - the orders list at a seeded depth, one client (a process of its own: timed-client.mjs):
-//   page 1, the deepest page it answers, a page beyond any cap, and a `starting_after` cursor
-//   halfway down; beside them, the same client against a bare Fastify route sending page 1's
+//   page 1, the deepest page it answers at limit 50 and at the largest limit (100), a page
+//   beyond any cap, and a `starting_after` cursor halfway down; beside them, the same client against a bare Fastify route sending page 1's
 //   body (bare-page-server.mjs): the machine's own floor for one client's p99;
 // - last, with `overload`, twice the closed loop's rate offered to it (each buyer on a
 //   connection of its own): what load shedding turned away, what was paid and how fast.
@@ -54,6 +54,8 @@ const run = promisify(execFile)
 const buyerAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${1 + randomInt(254)}`
 
 export const PAGE_LIMIT = 50
+/** The largest `limit` the API takes (SPEC §1): its deepest page carries the most rows. */
+export const MAX_PAGE_LIMIT = 100
 
 export interface LaunchDayResult {
   compiled: boolean
@@ -136,6 +138,9 @@ export interface LaunchDayResult {
     first: Latency
     deepestPage: number
     deepest: Latency
+    /** The deepest page answered at MAX_PAGE_LIMIT: as deep, twice the rows. */
+    deepestAtMaxPage: number
+    deepestAtMax: Latency
     lastPage: number
     lastPageStatus: number
     lastPageError: string | null
@@ -657,25 +662,32 @@ async function deepPages(
   const time = (query: string) => timeUrl(`${url}/api/v1/orders?${query}`)
   const lastPage = Math.ceil(count / PAGE_LIMIT)
   const last = await list(`page=${lastPage}&limit=${PAGE_LIMIT}`)
-  // The deepest page answered: the last one, or below a cap (halving down to it).
-  let deepestPage = lastPage
-  while (deepestPage > 1 && (await list(`page=${deepestPage}&limit=${PAGE_LIMIT}`)).status !== 200)
-    deepestPage = Math.floor(deepestPage / 2)
-  if (last.status === 400) {
-    // Between the halving's answer and twice it: find the exact cap by bisection.
-    let low = deepestPage
-    let high = Math.min(lastPage, deepestPage * 2)
+  /** The deepest page answered at `limit`: the last one, or the last below a cap. */
+  const deepestAnswered = async (limit: number) => {
+    const answers = async (page: number) =>
+      (await list(`page=${page}&limit=${limit}`)).status === 200
+    const lastOne = Math.ceil(count / limit)
+    // Halving down to a page answered, then bisection between it and the last one refused.
+    let low = lastOne
+    let high = lastOne + 1
+    while (low > 1 && !(await answers(low))) {
+      high = low
+      low = Math.floor(low / 2)
+    }
     while (high - low > 1) {
       const mid = Math.floor((low + high) / 2)
-      if ((await list(`page=${mid}&limit=${PAGE_LIMIT}`)).status === 200) low = mid
+      if (await answers(mid)) low = mid
       else high = mid
     }
-    deepestPage = low
+    return low
   }
+  const deepestPage = await deepestAnswered(PAGE_LIMIT)
+  const deepestAtMaxPage = await deepestAnswered(MAX_PAGE_LIMIT)
   // Timed one after another, the bare route right after page 1, whose body it sends.
   const first = await time(`limit=${PAGE_LIMIT}`)
   const bare = await timeBarePage(JSON.stringify((await list(`limit=${PAGE_LIMIT}`)).body), timeUrl)
   const deepest = await time(`page=${deepestPage}&limit=${PAGE_LIMIT}`)
+  const deepestAtMax = await time(`page=${deepestAtMaxPage}&limit=${MAX_PAGE_LIMIT}`)
   const cursor = await time(`starting_after=${middleId}&limit=${PAGE_LIMIT}`)
   return {
     count,
@@ -684,6 +696,8 @@ async function deepPages(
     bare,
     deepestPage,
     deepest,
+    deepestAtMaxPage,
+    deepestAtMax,
     lastPage,
     lastPageStatus: last.status,
     lastPageError: last.status === 200 ? null : String(last.body?.error),

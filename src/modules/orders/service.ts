@@ -136,11 +136,14 @@ export async function markExpired(tx: Tx, orderId: string, at: Date): Promise<Or
 }
 
 /**
- * How deep page numbers go: `page × limit` up to this many orders. An offset makes the database
- * walk every skipped row (page 20,000 of a million orders took ~160 ms); this deep it stays a
- * few milliseconds. Beyond it, `starting_after` pages by keyset at any depth.
+ * How deep page numbers go: `page × limit` up to this many orders (page 100 of 50, page 50 of
+ * 100). An offset makes the database walk every skipped row (page 20,000 of a million orders
+ * took ~160 ms). At 10,000 the walk was a third of the deepest page's answer, whose p99 on a
+ * slow machine reached 10–12 ms, past issue 13's 10 ms; at 5,000 it is half that walk
+ * (BENCHMARKS.md, thirty-second session). Beyond it, `starting_after` pages by keyset at any
+ * depth, as the dashboard does, and the filters (`created_from`, `buyer_email`, …) narrow.
  */
-export const MAX_PAGED_ORDERS = 10_000
+export const MAX_PAGED_ORDERS = 5_000
 
 export async function listOrders(db: Executor, accountId: string, query: OrderListQuery) {
   if (!query.starting_after && query.page * query.limit > MAX_PAGED_ORDERS)
