@@ -20,6 +20,7 @@ import {
   launchDay,
   MAX_PAGE_LIMIT,
   PAGE_LIMIT,
+  RARE_BUYER_ORDERS,
 } from './scenarios/launch-day.ts'
 import {
   type WebhookLatency,
@@ -492,6 +493,18 @@ function ordersRows(o: LaunchDayResult['orders']): string[][] {
       `p99 < 10 ms: ${mark(o.deepestAtMax.percentile(99) < 10)}`,
     ],
     [
+      `orders list, buyer_email (${RARE_BUYER_ORDERS} of them)`,
+      `p50 ${fmt(o.rareBuyer.percentile(50), 2)} / p99 ${fmt(o.rareBuyer.percentile(99), 2)} ms`,
+      'page 1 of a filter that keeps few: one buyer among them all',
+      `p99 < 10 ms: ${mark(o.rareBuyer.percentile(99) < 10)}`,
+    ],
+    [
+      `orders list, status=paid, page ${o.deepestPage}`,
+      `p50 ${fmt(o.filteredDeepest.percentile(50), 2)} / p99 ${fmt(o.filteredDeepest.percentile(99), 2)} ms`,
+      'the deepest page with a filter',
+      `p99 < 10 ms: ${mark(o.filteredDeepest.percentile(99) < 10)}`,
+    ],
+    [
       'orders list, starting_after halfway',
       `p50 ${fmt(o.cursor.percentile(50), 2)} / p99 ${fmt(o.cursor.percentile(99), 2)} ms`,
       '',
@@ -600,6 +613,8 @@ function launchJson(l: NonNullable<typeof launch>) {
       first: p(r.orders.first),
       deepest: p(r.orders.deepest),
       deepestAtMax: p(r.orders.deepestAtMax),
+      rareBuyer: p(r.orders.rareBuyer),
+      filteredDeepest: p(r.orders.filteredDeepest),
       cursor: p(r.orders.cursor),
       bare: p(r.orders.bare),
     },

@@ -56,6 +56,8 @@ const buyerAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${1 + randomI
 export const PAGE_LIMIT = 50
 /** The largest `limit` the API takes (SPEC §1): its deepest page carries the most rows. */
 export const MAX_PAGE_LIMIT = 100
+const RARE_BUYER = 'compradora-rara@example.com'
+export const RARE_BUYER_ORDERS = 60
 
 export interface LaunchDayResult {
   compiled: boolean
@@ -141,6 +143,10 @@ export interface LaunchDayResult {
     /** The deepest page answered at MAX_PAGE_LIMIT: as deep, twice the rows. */
     deepestAtMaxPage: number
     deepestAtMax: Latency
+    /** Page 1 of one buyer's orders (`buyer_email`): RARE_BUYER_ORDERS among them all. */
+    rareBuyer: Latency
+    /** The deepest page (limit 50) with a filter (`status=paid`, which keeps them all). */
+    filteredDeepest: Latency
     lastPage: number
     lastPageStatus: number
     lastPageError: string | null
@@ -634,6 +640,15 @@ async function deepPages(
         opts.orders,
       ],
     )
+    // One buyer's few orders among them, spread over the whole list: what a filter that keeps
+    // few finds (a support look-up, an integration's "what did this buyer buy").
+    await client.query(
+      `UPDATE orders SET buyer_email = $2
+       WHERE account_id = $1 AND created_at IN (
+         SELECT timestamptz '2026-01-01' + (g * ($3::int / ${RARE_BUYER_ORDERS})) * interval '1 second'
+         FROM generate_series(1, ${RARE_BUYER_ORDERS}) AS g)`,
+      [creator.accountId, RARE_BUYER, opts.orders],
+    )
     await client.query('COMMIT')
     await client.query('VACUUM ANALYZE orders')
     const middle = await client.query<{ id: string }>(
@@ -688,6 +703,8 @@ async function deepPages(
   const bare = await timeBarePage(JSON.stringify((await list(`limit=${PAGE_LIMIT}`)).body), timeUrl)
   const deepest = await time(`page=${deepestPage}&limit=${PAGE_LIMIT}`)
   const deepestAtMax = await time(`page=${deepestAtMaxPage}&limit=${MAX_PAGE_LIMIT}`)
+  const rareBuyer = await time(`buyer_email=${encodeURIComponent(RARE_BUYER)}&limit=${PAGE_LIMIT}`)
+  const filteredDeepest = await time(`status=paid&page=${deepestPage}&limit=${PAGE_LIMIT}`)
   const cursor = await time(`starting_after=${middleId}&limit=${PAGE_LIMIT}`)
   return {
     count,
@@ -698,6 +715,8 @@ async function deepPages(
     deepest,
     deepestAtMaxPage,
     deepestAtMax,
+    rareBuyer,
+    filteredDeepest,
     lastPage,
     lastPageStatus: last.status,
     lastPageError: last.status === 200 ? null : String(last.body?.error),
