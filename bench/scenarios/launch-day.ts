@@ -9,8 +9,10 @@
 //   paying transaction, so an upper bound of commit) → the receiver;
 // - the orders list at a seeded depth, one client (a process of its own: timed-client.mjs):
 //   page 1, the deepest page it answers at limit 50 and at the largest limit (100), a page
-//   beyond any cap, and a `starting_after` cursor halfway down; beside them, the same client against a bare Fastify route sending page 1's
-//   body (bare-page-server.mjs): the machine's own floor for one client's p99;
+//   beyond any cap, one buyer's few orders (`buyer_email`), the deepest page with a filter,
+//   and a `starting_after` cursor halfway down; beside them, the same client against a bare
+//   Fastify route sending page 1's body (bare-page-server.mjs): the machine's own floor for one
+//   client's p99;
 // - last, with `overload`, twice the closed loop's rate offered to it (each buyer on a
 //   connection of its own): what load shedding turned away, what was paid and how fast.
 import { execFile, spawn } from 'node:child_process'
