@@ -218,7 +218,7 @@ export async function patchProduct(
 export async function deleteProduct(tx: Tx, ctx: Ctx, accountId: string, id: string) {
   const product = await repo.findProduct(tx, accountId, id)
   if (!product) throw new NotFound('Produto não encontrado')
-  if ((await hasOrdersForProduct(tx, id)) || (await hasSessionsForProduct(tx, id))) {
+  if ((await hasOrdersForProduct(tx, accountId, id)) || (await hasSessionsForProduct(tx, id))) {
     await repo.updateProduct(tx, accountId, id, { status: 'archived', updated_at: ctx.clock.now() })
     return 'archived' as const
   }

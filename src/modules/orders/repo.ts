@@ -389,10 +389,12 @@ export const ordersRepo = {
     return { name: 'paid', query: paidUpdateOf(order)({ paidAt }) }
   },
 
-  async existsForProduct(db: Executor, productId: string) {
+  /** Within its account: one probe of `orders_account_product_idx`, not a scan of every order. */
+  async existsForProduct(db: Executor, accountId: string, productId: string) {
     const row = await db
       .selectFrom('orders')
       .select('id')
+      .where('account_id', '=', accountId)
       .where('product_id', '=', productId)
       .limit(1)
       .executeTakeFirst()

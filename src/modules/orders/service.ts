@@ -42,8 +42,8 @@ export function orderOut(row: ShownOrder): OrderOut {
   }
 }
 
-export const hasOrdersForProduct = (db: Executor, productId: string) =>
-  repo.existsForProduct(db, productId)
+export const hasOrdersForProduct = (db: Executor, accountId: string, productId: string) =>
+  repo.existsForProduct(db, accountId, productId)
 
 /** A new order, alone in its statement (a checkout's goes as a part: orderPart). */
 export const createOrder = (db: Executor, row: InsertObject<DB, 'orders'>) => repo.insert(db, row)
@@ -148,11 +148,11 @@ export const MAX_PAGED_ORDERS = 5_000
 export async function listOrders(db: Executor, accountId: string, query: OrderListQuery) {
   if (!query.starting_after && query.page * query.limit > MAX_PAGED_ORDERS)
     throw new BadRequest(
-      `page too deep: page × limit may reach ${MAX_PAGED_ORDERS} orders; to go further, pass starting_after with the id of the last order of the previous page`,
+      `Página além do limite: page × limit vai até ${MAX_PAGED_ORDERS} pedidos; para ir além, use starting_after com o id do último pedido da página anterior`,
       [
         {
           path: 'page',
-          message: `at most ${Math.floor(MAX_PAGED_ORDERS / query.limit)} with limit ${query.limit}`,
+          message: `No máximo ${Math.floor(MAX_PAGED_ORDERS / query.limit)} com limit ${query.limit}`,
         },
       ],
     )

@@ -36,7 +36,7 @@ describe('orders list depth', () => {
     expect(res.status).toBe(400)
     expect(res.body.error).toContain('starting_after')
     expect(res.body.details).toEqual([
-      { path: 'page', message: `at most ${MAX_PAGED_ORDERS / 100} with limit 100` },
+      { path: 'page', message: `No máximo ${MAX_PAGED_ORDERS / 100} com limit 100` },
     ])
   })
 
