@@ -87,6 +87,17 @@ describe(`hosted checkout retries (${engine})`, () => {
   it('a card charged but whose answer was lost is not charged again when the buyer pays again', async () => {
     const { page } = browser
     const email = 'carla.sem.resposta@example.com'
+    // Her checkout session opens only between her two clicks (she paid within the page's 600 ms
+    // pause after typing, or its request was slow): the page's bookkeeping changed, not her
+    // purchase, which must stay one attempt.
+    let openSession = () => {}
+    const sessionHeld = new Promise<void>((resolve) => {
+      openSession = resolve
+    })
+    await page.route('**/api/checkout/sessions', async (route) => {
+      await sessionHeld
+      await route.continue()
+    })
     const keys = await payingByCard(page, email, 'APRO')
     // The first order reaches the service and is paid; its answer dies on the way back.
     await page.route(
@@ -101,6 +112,12 @@ describe(`hosted checkout retries (${engine})`, () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toBe(NO_ANSWER)
     expect(await ordersOf(email)).toMatchObject([{ status: 'paid' }])
     const charged = paymentsAsked()
+    // The session opens (the page asked for it once, or again at a later pause while waiting).
+    const opened = page.waitForResponse(
+      (r) => r.request().method() === 'POST' && r.url().endsWith('/api/checkout/sessions'),
+    )
+    openSession()
+    await (await opened).finished()
 
     await page.getByRole('button', { name: 'Pagar com cartão' }).click()
     await page.waitForURL(/\/success\?order_id=/, { timeout: 10_000 })

@@ -318,7 +318,6 @@ type FieldName =
         phone: f.phone.value,
         payment_method: method,
       }
-      if (session) order.session_id = session.id
       if (cfg.coupon) order.coupon_code = cfg.coupon
       if (cfg.affiliateCode) order.affiliate_code = cfg.affiliateCode
       if (method === 'boleto' && $('campos-endereco')) {
@@ -338,14 +337,16 @@ type FieldName =
           : null
       const { res, result } = await sendOrder<CreateResult>(
         JSON.stringify([order, card]),
-        async () =>
-          card
-            ? {
-                ...order,
-                ...(await cardFieldsOf()),
-                installments: Number(f.installments.value),
-              }
-            : order,
+        async () => ({
+          ...order,
+          // The session is the page's bookkeeping, not the buyer's choice, and it may open
+          // between two clicks (600 ms after the last keystroke): out of the attempt's intent, or
+          // paying again after a lost answer would be a new purchase, charged twice.
+          ...(session ? { session_id: session.id } : {}),
+          ...(card
+            ? { ...(await cardFieldsOf()), installments: Number(f.installments.value) }
+            : {}),
+        }),
       )
       // The countdown runs on the server's time: the Date header corrects a skewed device clock.
       const serverNow = Date.parse(res.headers.get('date') ?? '')
