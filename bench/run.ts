@@ -1,5 +1,6 @@
 // npm run bench: each scenario on PGlite and PostgreSQL, beside baselines from the same run.
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { MAX_PAGE_LIMIT } from '../src/kit/http/pagination.ts'
 import { closeBrowser } from '../test/setup/browser.ts'
 import { bareFastifyRps, bracketed, pgbenchLaunch, pgbenchTps } from './baselines.ts'
 import { serverReachable } from './lib/databases.ts'
@@ -18,7 +19,6 @@ import { dashboardPage, type PageLoad } from './scenarios/dashboard-page.ts'
 import {
   type LaunchDayResult,
   launchDay,
-  MAX_PAGE_LIMIT,
   PAGE_LIMIT,
   RARE_BUYER_ORDERS,
 } from './scenarios/launch-day.ts'

@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import pg from 'pg'
+import { MAX_PAGE_LIMIT } from '../../src/kit/http/pagination.ts'
 import { SERVER_URL } from '../lib/databases.ts'
 import { request } from '../lib/http.ts'
 import { Latency } from '../lib/latency.ts'
@@ -56,8 +57,6 @@ const run = promisify(execFile)
 const buyerAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${1 + randomInt(254)}`
 
 export const PAGE_LIMIT = 50
-/** The largest `limit` the API takes (SPEC §1): its deepest page carries the most rows. */
-export const MAX_PAGE_LIMIT = 100
 const RARE_BUYER = 'compradora-rara@example.com'
 export const RARE_BUYER_ORDERS = 60
 
