@@ -5,7 +5,7 @@ import type { Db } from './db.ts'
 
 export interface Clock {
   now(): Date
-  /** Moves the clock forward (sandbox control, tests). */
+  /** Moves the clock forward, never back (sandbox control, tests). */
   advance(ms: number): Promise<void>
   /** Stops background refreshing, if any. */
   stop?(): void
@@ -26,17 +26,24 @@ const OFFSET_KEY = 'clock_offset_ms'
 
 /**
  * A clock whose offset lives in the database, so advancing it on one API process moves the
- * workers' time too. Each process re-reads the offset every `refreshMs`.
+ * workers' time too. Each process re-reads the offset every `refreshMs`. The offset only grows,
+ * so a process keeps the largest it has seen: a refresh that read before an advance committed
+ * lands after it with the old offset, and would otherwise set this process's clock back until
+ * the next refresh (a webhook endpoint's failure dated 12 h early, say, and the endpoint disabled
+ * a day too soon).
  */
 export async function databaseClock(db: Db, refreshMs: number): Promise<Clock> {
   let offsetMs = 0
+  const learn = (value: string | undefined) => {
+    offsetMs = Math.max(offsetMs, Number(value ?? 0))
+  }
   const read = async () => {
     const row = await db
       .selectFrom('settings')
       .select('value')
       .where('key', '=', OFFSET_KEY)
       .executeTakeFirst()
-    offsetMs = Number(row?.value ?? 0)
+    learn(row?.value)
   }
   await read()
   const timer = setInterval(() => {
@@ -50,7 +57,7 @@ export async function databaseClock(db: Db, refreshMs: number): Promise<Clock> {
         INSERT INTO settings (key, value) VALUES (${OFFSET_KEY}, ${String(ms)})
         ON CONFLICT (key) DO UPDATE SET value = (settings.value::bigint + ${ms}::bigint)::text
         RETURNING value`.execute(db)
-      offsetMs = Number(rows[0]!.value)
+      learn(rows[0]!.value)
     },
     stop: () => clearInterval(timer),
   }
