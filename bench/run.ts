@@ -499,6 +499,12 @@ function ordersRows(o: LaunchDayResult['orders']): string[][] {
       `p99 < 10 ms: ${mark(o.rareBuyer.percentile(99) < 10)}`,
     ],
     [
+      `orders list, status=paid&payment_method=card (${RARE_BUYER_ORDERS})`,
+      `p50 ${fmt(o.paidByCard.percentile(50), 2)} / p99 ${fmt(o.paidByCard.percentile(99), 2)} ms`,
+      'page 1 of two filters, one keeping most, one few: the rarer one walked',
+      `p99 < 10 ms: ${mark(o.paidByCard.percentile(99) < 10)}`,
+    ],
+    [
       `orders list, status=paid, page ${o.deepestPage}`,
       `p50 ${fmt(o.filteredDeepest.percentile(50), 2)} / p99 ${fmt(o.filteredDeepest.percentile(99), 2)} ms`,
       'the deepest page with a filter',
@@ -614,6 +620,7 @@ function launchJson(l: NonNullable<typeof launch>) {
       deepest: p(r.orders.deepest),
       deepestAtMax: p(r.orders.deepestAtMax),
       rareBuyer: p(r.orders.rareBuyer),
+      paidByCard: p(r.orders.paidByCard),
       filteredDeepest: p(r.orders.filteredDeepest),
       cursor: p(r.orders.cursor),
       bare: p(r.orders.bare),

@@ -146,7 +146,12 @@ export interface LaunchDayResult {
     deepestAtMax: Latency
     /** Page 1 of one buyer's orders (`buyer_email`): RARE_BUYER_ORDERS among them all. */
     rareBuyer: Latency
-    /** The deepest page (limit 50) with a filter (`status=paid`, which keeps them all). */
+    /**
+     * Page 1 of two filters each answered by an index, one keeping most (`status=paid`), one few
+     * (`payment_method=card`, the rare buyer's): the rarer one's index must be walked.
+     */
+    paidByCard: Latency
+    /** The deepest page (limit 50) with a filter (`status=paid`, which keeps 96 %). */
     filteredDeepest: Latency
     lastPage: number
     lastPageStatus: number
@@ -629,9 +634,13 @@ async function deepPages(
         buyer_name, buyer_document, buyer_phone, status, amount_cents, payment_method, paid_at,
         created_at, updated_at)
       SELECT gen_random_uuid(), $1, $2, $3, $4, 'comprador@example.com', 'Comprador',
-        '52998224725', '+5511987654321', 'paid', $5, 'pix', t, t, t
+        '52998224725', '+5511987654321', status, $5, 'pix',
+        CASE WHEN status IN ('paid', 'refunded') THEN t END, t, t
       FROM generate_series(1, $6::int) AS g,
-        LATERAL (SELECT timestamptz '2026-01-01' + g * interval '1 second' AS t) AS at`,
+        LATERAL (SELECT timestamptz '2026-01-01' + g * interval '1 second' AS t) AS at,
+        -- A launch's statuses: most paid, a few PIX left unpaid, cards declined, refunds.
+        LATERAL (SELECT CASE g % 100 WHEN 0 THEN 'refunded' WHEN 1 THEN 'failed'
+          WHEN 2 THEN 'pending' WHEN 3 THEN 'pending' ELSE 'paid' END::order_status AS status) AS s`,
       [
         creator.accountId,
         creator.productId,
@@ -641,10 +650,11 @@ async function deepPages(
         opts.orders,
       ],
     )
-    // One buyer's few orders among them, spread over the whole list: what a filter that keeps
-    // few finds (a support look-up, an integration's "what did this buyer buy").
+    // One buyer's few orders among them, spread over the whole list, paid by card: what a filter
+    // that keeps few finds (a support look-up, an integration's "what did this buyer buy"), alone
+    // or beside one that keeps all.
     await client.query(
-      `UPDATE orders SET buyer_email = $2
+      `UPDATE orders SET buyer_email = $2, payment_method = 'card', status = 'paid', paid_at = created_at
        WHERE account_id = $1 AND created_at IN (
          SELECT timestamptz '2026-01-01' + (g * ($3::int / ${RARE_BUYER_ORDERS})) * interval '1 second'
          FROM generate_series(1, ${RARE_BUYER_ORDERS}) AS g)`,
@@ -705,6 +715,15 @@ async function deepPages(
   const deepest = await time(`page=${deepestPage}&limit=${PAGE_LIMIT}`)
   const deepestAtMax = await time(`page=${deepestAtMaxPage}&limit=${MAX_PAGE_LIMIT}`)
   const rareBuyer = await time(`buyer_email=${encodeURIComponent(RARE_BUYER)}&limit=${PAGE_LIMIT}`)
+  // The same two filters asked first with values that keep most (paid by PIX), on every pooled
+  // connection, as a dashboard would: were PostgreSQL to settle then on one plan for the
+  // prepared statement, blind to the values, it could walk every paid order for the card ones.
+  for (let round = 0; round < 10; round++) {
+    await Promise.all(
+      Array.from({ length: 8 }, () => list(`status=paid&payment_method=pix&limit=${PAGE_LIMIT}`)),
+    )
+  }
+  const paidByCard = await time(`status=paid&payment_method=card&limit=${PAGE_LIMIT}`)
   const filteredDeepest = await time(`status=paid&page=${deepestPage}&limit=${PAGE_LIMIT}`)
   const cursor = await time(`starting_after=${middleId}&limit=${PAGE_LIMIT}`)
   return {
@@ -717,6 +736,7 @@ async function deepPages(
     deepestAtMaxPage,
     deepestAtMax,
     rareBuyer,
+    paidByCard,
     filteredDeepest,
     lastPage,
     lastPageStatus: last.status,
