@@ -83,6 +83,23 @@ async function payingByCard(page: Page, email: string, holder: string) {
   return orderRequests(page)
 }
 
+/**
+ * Pays by card and loses the answer: the order reaches the service (`arrives`) and its answer
+ * dies on the way back, or the connection drops before it gets there.
+ */
+async function payAndLoseTheAnswer(page: Page, arrives: boolean) {
+  await page.route(
+    '**/api/checkout/create',
+    async (route) => {
+      if (arrives) await route.fetch()
+      await route.abort('connectionreset')
+    },
+    { times: 1 },
+  )
+  await page.getByRole('button', { name: 'Pagar com cartão' }).click()
+  await expect.poll(() => page.getByRole('alert').textContent()).toBe(NO_ANSWER)
+}
+
 describe(`hosted checkout retries (${engine})`, () => {
   it('a card charged but whose answer was lost is not charged again when the buyer pays again', async () => {
     const { page } = browser
@@ -100,16 +117,7 @@ describe(`hosted checkout retries (${engine})`, () => {
     })
     const keys = await payingByCard(page, email, 'APRO')
     // The first order reaches the service and is paid; its answer dies on the way back.
-    await page.route(
-      '**/api/checkout/create',
-      async (route) => {
-        await route.fetch()
-        await route.abort('connectionreset')
-      },
-      { times: 1 },
-    )
-    await page.getByRole('button', { name: 'Pagar com cartão' }).click()
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe(NO_ANSWER)
+    await payAndLoseTheAnswer(page, true)
     expect(await ordersOf(email)).toMatchObject([{ status: 'paid' }])
     const charged = paymentsAsked()
     // The session opens (the page asked for it once, or again at a later pause while waiting).
@@ -130,15 +138,53 @@ describe(`hosted checkout retries (${engine})`, () => {
     expect(keys[1]).toBe(keys[0])
   })
 
+  it('a buyer who reloads the page after a lost answer is shown what her order became, not charged again', async () => {
+    const { page } = browser
+    const email = 'carla.recarregou@example.com'
+    const keys = await payingByCard(page, email, 'APRO')
+    await payAndLoseTheAnswer(page, true)
+    const charged = paymentsAsked()
+
+    const asked = page.waitForResponse((r) => r.url().includes('/api/checkout/attempts/'))
+    await page.reload()
+    const answer = await asked
+    expect(answer.url()).toContain(keys[0]!)
+    expect(answer.status()).toBe(201)
+    await page.waitForURL(/\/success\?order_id=/, { timeout: 10_000 })
+    const orders = await ordersOf(email)
+    expect(orders).toMatchObject([{ status: 'paid' }])
+    expect(page.url()).toContain(orders[0]!.id)
+    expect(paymentsAsked()).toBe(charged)
+    expect(keys).toHaveLength(1)
+  })
+
+  it('after a reload, an order that never reached the service leaves the form as it was', async () => {
+    const { page } = browser
+    const email = 'carla.nao.chegou@example.com'
+    await payingByCard(page, email, 'APRO')
+    await payAndLoseTheAnswer(page, false)
+
+    const asked = page.waitForResponse((r) => r.url().includes('/api/checkout/attempts/'))
+    await page.reload()
+    expect((await asked).status()).toBe(404)
+    await expect.poll(() => page.locator('#pagar').isVisible()).toBe(true)
+    expect(await page.locator('#erro-geral').isHidden()).toBe(true)
+    // Forgotten: a second reload asks nothing.
+    const askedAgain: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/api/checkout/attempts/')) askedAgain.push(r.url())
+    })
+    await page.reload()
+    await page.waitForLoadState('networkidle')
+    expect(askedAgain).toEqual([])
+    expect(await ordersOf(email)).toEqual([])
+  })
+
   it('a changed card after a lost answer is a new attempt with a new key', async () => {
     const { page } = browser
     const email = 'carla.outro.cartao@example.com'
     const keys = await payingByCard(page, email, 'OTHE')
-    await page.route('**/api/checkout/create', (route) => route.abort('connectionreset'), {
-      times: 1,
-    })
-    await page.getByRole('button', { name: 'Pagar com cartão' }).click()
-    await expect.poll(() => page.getByRole('alert').textContent()).toBe(NO_ANSWER)
+    await payAndLoseTheAnswer(page, false)
     await page.getByLabel('Nome impresso no cartão').fill('APRO')
     await page.getByRole('button', { name: 'Pagar com cartão' }).click()
     await page.waitForURL(/\/success\?order_id=/, { timeout: 10_000 })

@@ -90,8 +90,7 @@ export function registerIdempotency(
     if (first.response_status === null) {
       return retryLater(reply, 'A request with this Idempotency-Key is still in progress')
     }
-    reply.header('idempotent-replayed', 'true')
-    return reply.code(first.response_status).type('application/json').send(first.response_body)
+    return replay(reply, first.response_status, first.response_body)
   })
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -113,6 +112,12 @@ export function registerIdempotency(
     }
     return payload
   })
+}
+
+/** A stored answer sent again as it was first given. */
+export function replay(reply: FastifyReply, status: number, body: string | null) {
+  reply.header('idempotent-replayed', 'true')
+  return reply.code(status).type('application/json').send(body)
 }
 
 /** Deletes up to a batch of keys claimed before `before`; returns how many. */
@@ -201,4 +206,28 @@ function findKey(db: Db, e: Entry) {
     .orderBy(sql`owner = ${e.owner}`, 'desc')
     .limit(1)
     .executeTakeFirst()
+}
+
+/**
+ * What an anonymous caller's key holds within the window, whoever's IP claimed it: its answer,
+ * or a claim still without one (`status` null); undefined when no request carried it. For the
+ * hosted checkout coming back to an order whose answer it lost (checkout/routes.ts): only a key
+ * of 128 random bits may be looked up this way, as the key alone proves the asker sent it.
+ */
+export async function anonymousAnswer(
+  db: Db,
+  key: string,
+  now: Date,
+): Promise<{ status: number | null; body: string | null } | undefined> {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .select(['response_status', 'response_body'])
+    .where('key', '=', key)
+    .where(sql<boolean>`${ANONYMOUS}`)
+    .where('created_at', '>=', new Date(now.getTime() - WINDOW_MS))
+    // An answered use first (the same request from a second IP waits on the first's).
+    .orderBy(sql`response_status IS NULL`)
+    .limit(1)
+    .executeTakeFirst()
+  return row && { status: row.response_status, body: row.response_body }
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { withTx } from '../../kit/db.ts'
+import { Conflict, NotFound } from '../../kit/errors.ts'
+import { anonymousAnswer, replay } from '../../kit/http/idempotency.ts'
 import { IdParams } from '../../kit/http/schemas.ts'
 import { hit, rateLimit } from '../../kit/rate-limit.ts'
 import type { RouteModule } from '../../routes.ts'
@@ -94,6 +96,33 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
     async (request) => {
       const session = await patchSession(deps, request.params.id, request.body)
       return { session_id: session.id, updated_at: session.updated_at.toISOString() }
+    },
+  )
+
+  app.get(
+    '/api/checkout/attempts/:key',
+    {
+      config: { guard: 'public' },
+      schema: {
+        tags,
+        operationId: 'getCheckoutAttempt',
+        summary: 'The answer to an order whose answer was lost',
+        description:
+          "The hosted checkout keeps the `Idempotency-Key` of an order whose answer never came (a dropped connection, then a reload of the page) and asks here: the answer that order got (its status and body, as `createCheckout` gave them), a 409 with `Retry-After` while it is still being handled, a 404 when no order with that key reached the service in the last 24 h. Only the page's keys (32 hex digits: 128 random bits) are looked up, as the key alone proves the asker sent the order.",
+        params: z.object({ key: z.string().regex(/^[0-9a-f]{32}$/) }),
+        // The order's own answers (its errors under 500: a 5xx frees the key), and this route's.
+        errors: [402, 404, 409, 429],
+        response: { 201: CheckoutOut },
+      },
+    },
+    async (request, reply) => {
+      const answer = await anonymousAnswer(deps.db, request.params.key, deps.clock.now())
+      if (!answer) throw new NotFound('Tentativa não encontrada')
+      if (answer.status === null) {
+        reply.header('retry-after', 1)
+        throw new Conflict('Pedido ainda em processamento')
+      }
+      return replay(reply, answer.status, answer.body)
     },
   )
 

@@ -7,7 +7,7 @@ import { cardFieldError, cardFieldOf, clearCardErrors, validateCard } from './ca
 import { wireCoupon } from './coupon.ts'
 import { followOrder } from './follow-order.ts'
 import { wireMasks } from './masks.ts'
-import { orderSender } from './send-order.ts'
+import { type Answer, lostAnswer, orderSender } from './send-order.ts'
 
 /** MercadoPago.js, loaded by the page before this script where it tokenizes cards. */
 interface MercadoPagoJs {
@@ -295,7 +295,9 @@ type FieldName =
     $('erro-geral').focus()
   }
 
-  const sendOrder = orderSender((message) => {
+  // The tab's unanswered order, by product: another product's page in the tab has its own.
+  const attemptStorage = `vitrine:checkout-attempt:${cfg.productId}`
+  const sendOrder = orderSender(attemptStorage, (message) => {
     $('aguarde').textContent = message
   })
 
@@ -335,32 +337,15 @@ type FieldName =
         method === 'card'
           ? [...$('campos-cartao').querySelectorAll<Field>('input, select')].map((el) => el.value)
           : null
-      const { res, result } = await sendOrder<CreateResult>(
-        JSON.stringify([order, card]),
-        async () => ({
-          ...order,
-          // The session is the page's bookkeeping, not the buyer's choice, and it may open
-          // between two clicks (600 ms after the last keystroke): out of the attempt's intent, or
-          // paying again after a lost answer would be a new purchase, charged twice.
-          ...(session ? { session_id: session.id } : {}),
-          ...(card
-            ? { ...(await cardFieldsOf()), installments: Number(f.installments.value) }
-            : {}),
-        }),
-      )
-      // The countdown runs on the server's time: the Date header corrects a skewed device clock.
-      const serverNow = Date.parse(res.headers.get('date') ?? '')
-      skewMs = Number.isNaN(serverNow) ? 0 : serverNow - Date.now()
-      if (!res.ok)
-        throw new Error(
-          result.error === 'Validation failed' ? 'Confira os dados do formulário.' : result.error,
-        )
-      const attempt = ++attempts
-      if (result.status === 'paid') return follow(result.order_id, attempt)
-      form.hidden = true
-      if (result.pix) showPix(result, attempt)
-      if (result.boleto) showBoleto(result)
-      follow(result.order_id, attempt)
+      const answer = await sendOrder<CreateResult>(JSON.stringify([order, card]), async () => ({
+        ...order,
+        // The session is the page's bookkeeping, not the buyer's choice, and it may open
+        // between two clicks (600 ms after the last keystroke): out of the attempt's intent, or
+        // paying again after a lost answer would be a new purchase, charged twice.
+        ...(session ? { session_id: session.id } : {}),
+        ...(card ? { ...(await cardFieldsOf()), installments: Number(f.installments.value) } : {}),
+      }))
+      showAnswer(answer)
     } catch (error) {
       // Our own messages are plain Errors; the browser's (a failed fetch, unreadable JSON) are in
       // English and say nothing to a buyer.
@@ -373,9 +358,42 @@ type FieldName =
     }
   })
 
+  /** What the order became: a paid card followed to success, a PIX or boleto shown, or an error thrown. */
+  function showAnswer({ res, result }: Answer<CreateResult>) {
+    // The countdown runs on the server's time: the Date header corrects a skewed device clock.
+    const serverNow = Date.parse(res.headers.get('date') ?? '')
+    skewMs = Number.isNaN(serverNow) ? 0 : serverNow - Date.now()
+    if (!res.ok)
+      throw new Error(
+        result.error === 'Validation failed' ? 'Confira os dados do formulário.' : result.error,
+      )
+    const attempt = ++attempts
+    if (result.status === 'paid') return follow(result.order_id, attempt)
+    form.hidden = true
+    if (result.pix) showPix(result, attempt)
+    if (result.boleto) showBoleto(result)
+    follow(result.order_id, attempt)
+  }
+
   // Each generated charge is an attempt; a newer one silences the timers of the older.
   let attempts = 0
   let skewMs = 0
+
+  // An order sent from this tab whose answer was lost before a reload: what it became, not the
+  // form again (paying again would be a second purchase, a card charged twice).
+  void lostAnswer<CreateResult>(attemptStorage, (message) => {
+    $('aguarde').textContent = message
+  }).then((answer) => {
+    $('aguarde').textContent = ''
+    if (!answer) return
+    try {
+      showAnswer(answer)
+    } catch (error) {
+      showError(
+        error instanceof Error ? error.message : 'Não foi possível concluir. Tente de novo.',
+      )
+    }
+  })
 
   $('pix-copiar').addEventListener('click', async () => {
     const code = $<HTMLTextAreaElement>('pix-codigo').value

@@ -7,6 +7,11 @@
 // of placing a second order: a card charged once stays charged once. Any answer the service
 // gave ends the attempt, and the next one gets a new key.
 //
+// The key of an attempt without an answer is also kept in the tab's sessionStorage (the key
+// alone: never the body, which may hold the card), so that a buyer who reloads the page after
+// losing the answer is shown what that order became (`lostAnswer`) instead of an empty form
+// inviting a second purchase.
+//
 // A 503 or 409 that says when to come back (Retry-After: load shedding, or the same key still
 // being handled) is sent again by the page itself, a few times, telling the buyer it waits.
 
@@ -40,7 +45,7 @@ interface Attempt {
  * is sent again only for the same intent. `bodyOf` makes the body (a card token, say) only for a
  * new attempt. `onWait` tells the buyer the page is about to try again by itself.
  */
-export function orderSender(onWait: (message: string) => void) {
+export function orderSender(storageName: string, onWait: (message: string) => void) {
   let kept: Attempt | null = null
   return async function send<T extends { error?: string }>(
     intent: string,
@@ -50,6 +55,7 @@ export function orderSender(onWait: (message: string) => void) {
       kept = { intent, key: randomKey(), body: JSON.stringify(await bodyOf()) }
     }
     const attempt = kept
+    stored(storageName, attempt.key)
     for (let retries = 0; ; retries++) {
       const res = await fetch('/api/checkout/create', {
         method: 'POST',
@@ -61,6 +67,7 @@ export function orderSender(onWait: (message: string) => void) {
       const wait = retryAfterSeconds(res)
       if (wait === null) {
         if (kept === attempt) kept = null
+        stored(storageName, null)
         return { res, result }
       }
       // Shed, or still being handled: nothing new was done, so the attempt stays for the next click.
@@ -70,6 +77,53 @@ export function orderSender(onWait: (message: string) => void) {
       await new Promise((resolve) => setTimeout(resolve, backoffMs(wait, retries)))
     }
   }
+}
+
+/** How long the page asks about a lost answer still being handled before leaving it be. */
+const LOST_ANSWER_TRIES = 10
+
+/**
+ * The answer to the order this tab sent last without hearing back (its page reloaded since),
+ * as the service kept it under the order's key: null when there is none to ask about, when the
+ * order never reached the service (its key is then forgotten), or when it cannot be asked now.
+ */
+export async function lostAnswer<T>(
+  storageName: string,
+  onWait: (message: string) => void,
+): Promise<Answer<T> | null> {
+  const key = stored(storageName)
+  if (!key) return null
+  for (let tries = 1; ; tries++) {
+    const res = await fetch(`/api/checkout/attempts/${key}`).catch(() => null)
+    if (!res) return null
+    if (res.status === 404) {
+      stored(storageName, null)
+      return null
+    }
+    if (res.status === 409) {
+      if (tries === LOST_ANSWER_TRIES) return null
+      onWait(STILL_PROCESSING_WAIT)
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      continue
+    }
+    const result = (await res.json().catch(() => null)) as T | null
+    if (!result) return null
+    stored(storageName, null)
+    return { res, result }
+  }
+}
+
+/**
+ * The unanswered attempt's key in sessionStorage: read it (no value given), keep it, or forget
+ * it (null). Storage can be off (private modes, policies): the page then works as before.
+ */
+function stored(name: string, value?: string | null): string | null {
+  try {
+    if (value === undefined) return sessionStorage.getItem(name)
+    if (value === null) sessionStorage.removeItem(name)
+    else sessionStorage.setItem(name, value)
+  } catch {}
+  return null
 }
 
 /** 128 random bits in hex: `crypto.randomUUID` exists only on HTTPS pages and localhost. */
