@@ -19,7 +19,7 @@ import {
   verifiedPixKey,
   withdraw,
 } from '../setup/payouts.ts'
-import { checkout, createProduct } from '../setup/purchase.ts'
+import { checkout, createProduct, VALID_CPF } from '../setup/purchase.ts'
 import { engine, type Session, startTestService, type TestService } from '../setup/service.ts'
 
 let svc: TestService
@@ -302,6 +302,34 @@ describe(`reconciliation: answers that never came (${engine})`, () => {
       .where('order_id', '=', order.id)
       .execute()
     expect(access).toEqual([{ status: 'active' }])
+  })
+
+  it('the same request again after a 502 hears the 502 again, never a second charge', async () => {
+    const productId = await productWithCoupon(47, 'REPETIDA', 5)
+    const email = 'repete@instavel.example'
+    // What an SDK does after a 5xx, and the hosted page after an answer it could not read.
+    const send = () =>
+      svc.api('POST', '/api/checkout/create', {
+        headers: { 'idempotency-key': 'compra-incerta-1' },
+        body: {
+          product_id: productId,
+          name: 'Beatriz Compradora',
+          email,
+          cpf: VALID_CPF,
+          phone: '(11) 98765-4321',
+          payment_method: 'card',
+          card_token: 'tok_approved',
+        },
+      })
+    const first = await send()
+    expect(first).toMatchObject({ status: 502, body: { error: PAYMENT_UNKNOWN } })
+    const again = await send()
+    expect(again).toMatchObject({ status: 502, body: { error: PAYMENT_UNKNOWN } })
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(await ordersOf(productId)).toHaveLength(1)
+    expect(await sandboxCharges(4700)).toEqual([
+      { reference: (await orderOf(email)).id, status: 'paid' },
+    ])
   })
 
   it('a gateway never reached: the order fails and its coupon goes back; a second look later finds nothing either', async () => {

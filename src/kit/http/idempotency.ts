@@ -15,7 +15,8 @@ const PRUNE_BATCH = 1_000
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { owner: string; key: string }
+    /** `keep`: the answer stays the key's even as a 5xx (keepAnswer). */
+    idempotency?: { owner: string; key: string; keep?: boolean }
   }
 }
 
@@ -96,7 +97,7 @@ export function registerIdempotency(
   app.addHook('onSend', async (request, reply, payload) => {
     const idem = request.idempotency
     if (!idem) return payload
-    if (reply.statusCode >= 500) {
+    if (reply.statusCode >= 500 && !idem.keep) {
       // A crash is not an answer: let the client retry with the same key.
       await db
         .deleteFrom('idempotency_keys')
@@ -112,6 +113,15 @@ export function registerIdempotency(
     }
     return payload
   })
+}
+
+/**
+ * Keeps this request's answer for its key even if it is a 5xx: for a failure after which
+ * running the request again could do twice what may have been done once (a charge whose
+ * outcome is unknown), the same key must hear the same answer.
+ */
+export function keepAnswer(request: FastifyRequest): void {
+  if (request.idempotency) request.idempotency.keep = true
 }
 
 /** A stored answer sent again as it was first given. */

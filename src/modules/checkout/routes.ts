@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { withTx } from '../../kit/db.ts'
 import { Conflict, NotFound } from '../../kit/errors.ts'
-import { anonymousAnswer, replay } from '../../kit/http/idempotency.ts'
+import { anonymousAnswer, keepAnswer, replay } from '../../kit/http/idempotency.ts'
 import { IdParams } from '../../kit/http/schemas.ts'
 import { hit, rateLimit } from '../../kit/rate-limit.ts'
 import type { RouteModule } from '../../routes.ts'
@@ -13,7 +13,7 @@ import {
   PatchSessionBody,
   SessionOut,
 } from './schema.ts'
-import { createCheckout, orderStatus } from './service.ts'
+import { createCheckout, orderStatus, PaymentUnknown } from './service.ts'
 import { openSession, patchSession, SESSIONS_PER_MINUTE, sessionToken } from './sessions.ts'
 
 const tags = ['checkout']
@@ -44,7 +44,12 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
       // The hit goes in the statement that reads the product (one round trip for both).
       const limit = { rule: createsPerIp, key: request.ip }
       const remoteIp = request.ip
-      return reply.code(201).send(await createCheckout(deps, request.body, { remoteIp, limit }))
+      try {
+        return reply.code(201).send(await createCheckout(deps, request.body, { remoteIp, limit }))
+      } catch (error) {
+        if (error instanceof PaymentUnknown) keepAnswer(request)
+        throw error
+      }
     },
   )
 

@@ -35,6 +35,16 @@ const CARD_WINDOW_MS = 15 * 60_000
 
 export const PAYMENT_UNKNOWN =
   'Não conseguimos confirmar o pagamento com a operadora. Aguarde alguns minutos antes de tentar de novo: se a cobrança foi feita, a confirmação do pedido chega por e-mail; se não, nada será cobrado.'
+/**
+ * The gateway's answer to a charge never came: the order stays pending and reconciliation
+ * settles it. Whether money moved is unknown, so this answer is kept for its Idempotency-Key
+ * (checkout/routes.ts): the same request again hears it again, never a second charge.
+ */
+export class PaymentUnknown extends AppError {
+  constructor() {
+    super(502, PAYMENT_UNKNOWN, 'bad_gateway')
+  }
+}
 export const CHARGE_CANCELED =
   'Não foi possível concluir o pedido, e a cobrança foi cancelada: nada foi cobrado. Tente de novo.'
 export const CHARGE_BEING_CANCELED =
@@ -273,7 +283,7 @@ function noCharge(deps: Deps, orderId: string, error: unknown): Promise<never> {
   if (error instanceof GatewayRefused) return refused(deps, orderId, error)
   // The order stays pending without a charge; reconciliation looks it up by the order id.
   deps.log.warn({ err: error, orderId }, 'gateway charge answer unknown')
-  throw new AppError(502, PAYMENT_UNKNOWN, 'bad_gateway')
+  throw new PaymentUnknown()
 }
 
 /** Installments are a card's, up to what the product allows (recurring: the seed's 12). */
