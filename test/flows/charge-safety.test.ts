@@ -19,7 +19,7 @@ import {
   verifiedPixKey,
   withdraw,
 } from '../setup/payouts.ts'
-import { checkout, createProduct, VALID_CPF } from '../setup/purchase.ts'
+import { checkout, createProduct, orderByEmail, VALID_CPF } from '../setup/purchase.ts'
 import { engine, type Session, startTestService, type TestService } from '../setup/service.ts'
 
 let svc: TestService
@@ -79,12 +79,7 @@ const ordersOf = (productId: string) =>
     .where('product_id', '=', productId)
     .execute()
 
-const orderOf = (email: string) =>
-  svc.deps.db
-    .selectFrom('orders')
-    .select(['id', 'status'])
-    .where('buyer_email', '=', email)
-    .executeTakeFirstOrThrow()
+const orderOf = (email: string) => orderByEmail(svc, email)
 
 const gatewayCharge = (orderId: string) =>
   svc.deps.db

@@ -1,6 +1,6 @@
 // Steps of a purchase as a buyer and the sandbox gateway take them, over HTTP.
 import { randomBytes } from 'node:crypto'
-import type { ApiClient } from './service.ts'
+import type { ApiClient, TestService } from './service.ts'
 
 export const VALID_CPF = '529.982.247-25'
 
@@ -43,4 +43,13 @@ export async function checkout(
 
 export async function pay(api: ApiClient, chargeId: string) {
   return api('POST', `/sandbox/charges/${chargeId}/pay`)
+}
+
+/** The one order a buyer's e-mail placed: its id and status. */
+export function orderByEmail(svc: TestService, email: string) {
+  return svc.deps.db
+    .selectFrom('orders')
+    .select(['id', 'status'])
+    .where('buyer_email', '=', email)
+    .executeTakeFirstOrThrow()
 }

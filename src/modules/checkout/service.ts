@@ -38,11 +38,12 @@ export const PAYMENT_UNKNOWN =
 /**
  * The gateway's answer to a charge never came: the order stays pending and reconciliation
  * settles it. Whether money moved is unknown, so this answer is kept for its Idempotency-Key
- * (checkout/routes.ts): the same request again hears it again, never a second charge.
+ * (checkout/routes.ts): the same request again hears it again, never a second charge. Its
+ * details name the order, which the hosted checkout follows until it is settled.
  */
 export class PaymentUnknown extends AppError {
-  constructor() {
-    super(502, PAYMENT_UNKNOWN, 'bad_gateway')
+  constructor(orderId: string) {
+    super(502, PAYMENT_UNKNOWN, 'bad_gateway', [{ path: 'order_id', message: orderId }])
   }
 }
 export const CHARGE_CANCELED =
@@ -283,7 +284,7 @@ function noCharge(deps: Deps, orderId: string, error: unknown): Promise<never> {
   if (error instanceof GatewayRefused) return refused(deps, orderId, error)
   // The order stays pending without a charge; reconciliation looks it up by the order id.
   deps.log.warn({ err: error, orderId }, 'gateway charge answer unknown')
-  throw new PaymentUnknown()
+  throw new PaymentUnknown(orderId)
 }
 
 /** Installments are a card's, up to what the product allows (recurring: the seed's 12). */

@@ -22,9 +22,16 @@ declare global {
   }
 }
 
+/** What the buyer reads while a charge of unknown outcome is confirmed, and if it was not. */
+const CONFIRMING =
+  'Confirmando o pagamento com a operadora. Isso pode levar alguns minutos: não feche esta página nem pague de novo.'
+const NOT_CHARGED =
+  'O pagamento não foi concluído e nada foi cobrado. Confira os dados e tente de novo.'
+
 /** The answer of POST /api/checkout/create the page acts on. */
 interface CreateResult {
   error?: string
+  details?: { path: string; message: string }[]
   status?: string
   order_id: string
   pix?: { qr_code: string; copy_paste: string; expires_at: string }
@@ -303,6 +310,7 @@ type FieldName =
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
+    if (confirming) return
     $('erro-geral').hidden = true
     $('expirado').hidden = true
     if (!validate()) return
@@ -352,8 +360,11 @@ type FieldName =
       const ours = error instanceof Error && error.constructor === Error && error.message
       showError(ours || 'Não foi possível concluir. Tente de novo.')
     } finally {
-      $('aguarde').textContent = ''
-      button.disabled = false
+      // While a payment of unknown outcome is confirmed, the button stays off and says why.
+      if (!confirming) {
+        $('aguarde').textContent = ''
+        button.disabled = false
+      }
       button.removeAttribute('aria-busy')
     }
   })
@@ -363,10 +374,13 @@ type FieldName =
     // The countdown runs on the server's time: the Date header corrects a skewed device clock.
     const serverNow = Date.parse(res.headers.get('date') ?? '')
     skewMs = Number.isNaN(serverNow) ? 0 : serverNow - Date.now()
-    if (!res.ok)
+    if (!res.ok) {
+      const unknownOrder = res.status === 502 && result.details?.find((d) => d.path === 'order_id')
+      if (unknownOrder) return confirmUnknownPayment(unknownOrder.message)
       throw new Error(
         result.error === 'Validation failed' ? 'Confira os dados do formulário.' : result.error,
       )
+    }
     const attempt = ++attempts
     if (result.status === 'paid') return follow(result.order_id, attempt)
     form.hidden = true
@@ -378,6 +392,25 @@ type FieldName =
   // Each generated charge is an attempt; a newer one silences the timers of the older.
   let attempts = 0
   let skewMs = 0
+
+  /**
+   * The gateway's answer to the charge never came (a 502 naming the order): whether the card
+   * was charged is known only when reconciliation looks, minutes later. The page waits for the
+   * order, its button off, instead of inviting a second payment: paid goes to the success
+   * page; failed means nothing was charged, and the buyer may try again.
+   */
+  let confirming = false
+  function confirmUnknownPayment(orderId: string) {
+    confirming = true
+    $<HTMLButtonElement>('pagar').disabled = true
+    $('aguarde').textContent = CONFIRMING
+    follow(orderId, ++attempts, () => {
+      confirming = false
+      $('aguarde').textContent = ''
+      $<HTMLButtonElement>('pagar').disabled = false
+      showError(NOT_CHARGED)
+    })
+  }
 
   // An order sent from this tab whose answer was lost before a reload: what it became, not the
   // form again (paying again would be a second purchase, a card charged twice).
@@ -475,8 +508,9 @@ type FieldName =
     $('boleto').focus()
   }
 
-  // Follows the order (browser/follow-order.ts) to its success page, or to the expiry notice.
-  function follow(orderId: string, attempt: number) {
+  // Follows the order (browser/follow-order.ts) to its success page, or to `ended` when it
+  // expires or fails (the expiry notice, unless told otherwise).
+  function follow(orderId: string, attempt: number, ended = () => showExpired(selectedMethod())) {
     followOrder(orderId, {
       current: () => attempt === attempts,
       settled: (order) => {
@@ -485,7 +519,7 @@ type FieldName =
           return true
         }
         if (order.status !== 'expired' && order.status !== 'failed') return false
-        showExpired(selectedMethod())
+        ended()
         return true
       },
     })
