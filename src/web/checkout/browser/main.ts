@@ -370,13 +370,17 @@ type FieldName =
   })
 
   /** What the order became: a paid card followed to success, a PIX or boleto shown, or an error thrown. */
-  function showAnswer({ res, result }: Answer<CreateResult>) {
+  function showAnswer({ res, result, method }: Answer<CreateResult>) {
     // The countdown runs on the server's time: the Date header corrects a skewed device clock.
     const serverNow = Date.parse(res.headers.get('date') ?? '')
     skewMs = Number.isNaN(serverNow) ? 0 : serverNow - Date.now()
     if (!res.ok) {
-      const unknownOrder = res.status === 502 && result.details?.find((d) => d.path === 'order_id')
-      if (unknownOrder) return confirmUnknownPayment(unknownOrder.message)
+      // A card's money may have moved; a PIX or boleto moves none until the buyer pays it.
+      const unknownCard =
+        res.status === 502 &&
+        method === 'card' &&
+        result.details?.find((d) => d.path === 'order_id')
+      if (unknownCard) return confirmUnknownPayment(unknownCard.message)
       throw new Error(
         result.error === 'Validation failed' ? 'Confira os dados do formulário.' : result.error,
       )
@@ -394,7 +398,7 @@ type FieldName =
   let skewMs = 0
 
   /**
-   * The gateway's answer to the charge never came (a 502 naming the order): whether the card
+   * The gateway's answer to a card's charge never came (a 502 naming the order): whether it
    * was charged is known only when reconciliation looks, minutes later. The page waits for the
    * order, its button off, instead of inviting a second payment: paid goes to the success
    * page; failed means nothing was charged, and the buyer may try again.

@@ -32,12 +32,15 @@ const MAX_WAIT_SECONDS = 10
 export interface Answer<T> {
   res: Response
   result: T
+  /** The order's payment method, as sent. */
+  method: string
 }
 
 interface Attempt {
   intent: string
   key: string
   body: string
+  method: string
 }
 
 /**
@@ -52,10 +55,12 @@ export function orderSender(storageName: string, onWait: (message: string) => vo
     bodyOf: () => Promise<Record<string, unknown>>,
   ): Promise<Answer<T>> {
     if (kept?.intent !== intent) {
-      kept = { intent, key: randomKey(), body: JSON.stringify(await bodyOf()) }
+      const body = await bodyOf()
+      const method = String(body.payment_method)
+      kept = { intent, key: randomKey(), body: JSON.stringify(body), method }
     }
     const attempt = kept
-    stored(storageName, attempt.key)
+    stored(storageName, `${attempt.method} ${attempt.key}`)
     for (let retries = 0; ; retries++) {
       const res = await fetch('/api/checkout/create', {
         method: 'POST',
@@ -68,7 +73,7 @@ export function orderSender(storageName: string, onWait: (message: string) => vo
       if (wait === null) {
         if (kept === attempt) kept = null
         stored(storageName, null)
-        return { res, result }
+        return { res, result, method: attempt.method }
       }
       // Shed, or still being handled: nothing new was done, so the attempt stays for the next click.
       const busy = res.status === 503
@@ -91,8 +96,8 @@ export async function lostAnswer<T>(
   storageName: string,
   onWait: (message: string) => void,
 ): Promise<Answer<T> | null> {
-  const key = stored(storageName)
-  if (!key) return null
+  const [method, key] = (stored(storageName) ?? '').split(' ')
+  if (!method || !key) return null
   for (let tries = 1; ; tries++) {
     const res = await fetch(`/api/checkout/attempts/${key}`).catch(() => null)
     if (!res) return null
@@ -109,13 +114,13 @@ export async function lostAnswer<T>(
     const result = (await res.json().catch(() => null)) as T | null
     if (!result) return null
     stored(storageName, null)
-    return { res, result }
+    return { res, result, method }
   }
 }
 
 /**
- * The unanswered attempt's key in sessionStorage: read it (no value given), keep it, or forget
- * it (null). Storage can be off (private modes, policies): the page then works as before.
+ * The unanswered attempt's method and key in sessionStorage: read them (no value given), keep
+ * them, or forget them (null). Storage can be off (private modes, policies): the page then works as before.
  */
 function stored(name: string, value?: string | null): string | null {
   try {
