@@ -7,10 +7,10 @@
 // of placing a second order: a card charged once stays charged once. Any answer the service
 // gave ends the attempt, and the next one gets a new key.
 //
-// The key of an attempt without an answer is also kept in the tab's sessionStorage (the key
-// alone: never the body, which may hold the card), so that a buyer who reloads the page after
-// losing the answer is shown what that order became (`lostAnswer`) instead of an empty form
-// inviting a second purchase.
+// The key of an attempt without an answer is also kept in the tab's sessionStorage (with its
+// payment method, never the body, which may hold the card), so that a buyer who reloads the
+// page after losing the answer is shown what that order became (`lostAnswer`) instead of an
+// empty form inviting a second purchase.
 //
 // A 503 or 409 that says when to come back (Retry-After: load shedding, or the same key still
 // being handled) is sent again by the page itself, a few times, telling the buyer it waits.
@@ -120,7 +120,8 @@ export async function lostAnswer<T>(
 
 /**
  * The unanswered attempt's method and key in sessionStorage: read them (no value given), keep
- * them, or forget them (null). Storage can be off (private modes, policies): the page then works as before.
+ * them, or forget them (null). Storage can be off (private modes, policies): the page then
+ * works as before.
  */
 function stored(name: string, value?: string | null): string | null {
   try {
