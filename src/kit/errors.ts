@@ -41,6 +41,12 @@ export class PaymentRequired extends AppError {
     super(402, message, 'payment_required', details)
   }
 }
+/**
+ * A failure after which what was asked may have been done (a gateway's answer that never came):
+ * running the request again could do it twice, so its answer is kept for the request's
+ * Idempotency-Key as any other answer is (kit/http/idempotency.ts), not freed as a 5xx is.
+ */
+export class UnknownOutcome extends AppError {}
 export class TooManyRequests extends AppError {
   constructor(readonly retryAfterSeconds: number) {
     super(429, 'Too many requests', 'rate_limited')

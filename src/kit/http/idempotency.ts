@@ -6,6 +6,7 @@ import type { Clock } from '../clock.ts'
 import { sha256Hex } from '../crypto.ts'
 import type { Database, Db } from '../db.ts'
 import type { DB } from '../db-schema.ts'
+import { UnknownOutcome } from '../errors.ts'
 import { template } from '../template.ts'
 
 const HEADER = 'idempotency-key'
@@ -15,7 +16,7 @@ const PRUNE_BATCH = 1_000
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** `keep`: the answer stays the key's even as a 5xx (keepAnswer). */
+    /** `keep`: the answer stays the key's even as a 5xx (an UnknownOutcome). */
     idempotency?: { owner: string; key: string; keep?: boolean }
   }
 }
@@ -36,7 +37,8 @@ function ownerOf(request: FastifyRequest): { owner: string; anonymous: boolean }
     : { owner: `ip:${request.ip}`, anonymous: true }
 }
 
-function retryLater(reply: FastifyReply, error: string) {
+/** A 409 that says when to come back: the key's request is still being handled. */
+export function retryLater(reply: FastifyReply, error: string) {
   return reply.code(409).header('retry-after', 1).send({ error })
 }
 
@@ -94,11 +96,15 @@ export function registerIdempotency(
     return replay(reply, first.response_status, first.response_body)
   })
 
+  app.addHook('onError', async (request, _reply, error) => {
+    if (error instanceof UnknownOutcome && request.idempotency) request.idempotency.keep = true
+  })
+
   app.addHook('onSend', async (request, reply, payload) => {
     const idem = request.idempotency
     if (!idem) return payload
     if (reply.statusCode >= 500 && !idem.keep) {
-      // A crash is not an answer: let the client retry with the same key.
+      // A crash is not an answer: let the client retry with the same key. An unknown outcome is.
       await db
         .deleteFrom('idempotency_keys')
         .where('owner', '=', idem.owner)
@@ -113,15 +119,6 @@ export function registerIdempotency(
     }
     return payload
   })
-}
-
-/**
- * Keeps this request's answer for its key even if it is a 5xx: for a failure after which
- * running the request again could do twice what may have been done once (a charge whose
- * outcome is unknown), the same key must hear the same answer.
- */
-export function keepAnswer(request: FastifyRequest): void {
-  if (request.idempotency) request.idempotency.keep = true
 }
 
 /** A stored answer sent again as it was first given. */

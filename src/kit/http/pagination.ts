@@ -1,13 +1,13 @@
 import { type SelectQueryBuilder, sql } from 'kysely'
 import { z } from 'zod'
 
+/** The largest `limit` a list takes. */
+export const MAX_PAGE_LIMIT = 100
+
 /**
  * `page` from 1, `limit` default 50 and max 100 (SPEC §1). `starting_after`, the id of the
  * previous page's last item, pages by keyset instead: as fast a million rows deep as on page 1.
  */
-/** The largest `limit` a list takes. */
-export const MAX_PAGE_LIMIT = 100
-
 export const PageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(50),

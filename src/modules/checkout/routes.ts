@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { withTx } from '../../kit/db.ts'
-import { Conflict, NotFound } from '../../kit/errors.ts'
-import { anonymousAnswer, keepAnswer, replay } from '../../kit/http/idempotency.ts'
+import { NotFound } from '../../kit/errors.ts'
+import { anonymousAnswer, replay, retryLater } from '../../kit/http/idempotency.ts'
 import { IdParams } from '../../kit/http/schemas.ts'
 import { hit, rateLimit } from '../../kit/rate-limit.ts'
 import type { RouteModule } from '../../routes.ts'
@@ -13,7 +13,7 @@ import {
   PatchSessionBody,
   SessionOut,
 } from './schema.ts'
-import { createCheckout, orderStatus, PaymentUnknown } from './service.ts'
+import { createCheckout, orderStatus } from './service.ts'
 import { openSession, patchSession, SESSIONS_PER_MINUTE, sessionToken } from './sessions.ts'
 
 const tags = ['checkout']
@@ -44,12 +44,7 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
       // The hit goes in the statement that reads the product (one round trip for both).
       const limit = { rule: createsPerIp, key: request.ip }
       const remoteIp = request.ip
-      try {
-        return reply.code(201).send(await createCheckout(deps, request.body, { remoteIp, limit }))
-      } catch (error) {
-        if (error instanceof PaymentUnknown) keepAnswer(request)
-        throw error
-      }
+      return reply.code(201).send(await createCheckout(deps, request.body, { remoteIp, limit }))
     },
   )
 
@@ -115,18 +110,16 @@ export const checkoutRoutes: RouteModule = (app, deps) => {
         description:
           "The hosted checkout keeps the `Idempotency-Key` of an order whose answer never came (a dropped connection, then a reload of the page) and asks here: the answer that order got (its status and body, as `createCheckout` gave them), a 409 with `Retry-After` while it is still being handled, a 404 when no order with that key reached the service in the last 24 h. Only the page's keys (32 hex digits: 128 random bits) are looked up, as the key alone proves the asker sent the order.",
         params: z.object({ key: z.string().regex(/^[0-9a-f]{32}$/) }),
-        // The order's own answers (its errors under 500: a 5xx frees the key), and this route's.
-        errors: [402, 404, 409, 429],
+        // The order's own answers (its errors, and the 502 of an unknown outcome: any other 5xx
+        // frees the key), and this route's.
+        errors: [402, 404, 409, 429, 502],
         response: { 201: CheckoutOut },
       },
     },
     async (request, reply) => {
       const answer = await anonymousAnswer(deps.db, request.params.key, deps.clock.now())
       if (!answer) throw new NotFound('Tentativa não encontrada')
-      if (answer.status === null) {
-        reply.header('retry-after', 1)
-        throw new Conflict('Pedido ainda em processamento')
-      }
+      if (answer.status === null) return retryLater(reply, 'Pedido ainda em processamento')
       return replay(reply, answer.status, answer.body)
     },
   )

@@ -1,7 +1,14 @@
 import type { Deps } from '../../deps.ts'
 import { withTx } from '../../kit/db.ts'
 import { normalizeBrazilianPhone, normalizeTaxId } from '../../kit/documents.ts'
-import { AppError, BadRequest, Conflict, NotFound, PaymentRequired } from '../../kit/errors.ts'
+import {
+  AppError,
+  BadRequest,
+  Conflict,
+  NotFound,
+  PaymentRequired,
+  UnknownOutcome,
+} from '../../kit/errors.ts'
 import { uuidv7 } from '../../kit/ids.ts'
 import { toBrl } from '../../kit/money.ts'
 import type { RateLimit } from '../../kit/rate-limit.ts'
@@ -38,10 +45,10 @@ export const PAYMENT_UNKNOWN =
 /**
  * The gateway's answer to a charge never came: the order stays pending and reconciliation
  * settles it. Whether money moved is unknown, so this answer is kept for its Idempotency-Key
- * (checkout/routes.ts): the same request again hears it again, never a second charge. Its
+ * (an UnknownOutcome): the same request again hears it again, never a second charge. Its
  * details name the order, which the hosted checkout follows until it is settled.
  */
-export class PaymentUnknown extends AppError {
+export class PaymentUnknown extends UnknownOutcome {
   constructor(orderId: string) {
     super(502, PAYMENT_UNKNOWN, 'bad_gateway', [{ path: 'order_id', message: orderId }])
   }

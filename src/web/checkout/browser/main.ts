@@ -7,7 +7,7 @@ import { cardFieldError, cardFieldOf, clearCardErrors, validateCard } from './ca
 import { wireCoupon } from './coupon.ts'
 import { followOrder } from './follow-order.ts'
 import { wireMasks } from './masks.ts'
-import { type Answer, lostAnswer, orderSender } from './send-order.ts'
+import { type Answer, lostAnswer, orderSender, sessionAttemptStore } from './send-order.ts'
 
 /** MercadoPago.js, loaded by the page before this script where it tokenizes cards. */
 interface MercadoPagoJs {
@@ -302,9 +302,18 @@ type FieldName =
     $('erro-geral').focus()
   }
 
+  /**
+   * A failed order's message. Our own are plain Errors; the browser's (a failed fetch,
+   * unreadable JSON) are in English and say nothing to a buyer.
+   */
+  function showFailure(error: unknown) {
+    const ours = error instanceof Error && error.constructor === Error && error.message
+    showError(ours || 'Não foi possível concluir. Tente de novo.')
+  }
+
   // The tab's unanswered order, by product: another product's page in the tab has its own.
-  const attemptStorage = `vitrine:checkout-attempt:${cfg.productId}`
-  const sendOrder = orderSender(attemptStorage, (message) => {
+  const attemptStore = sessionAttemptStore(`vitrine:checkout-attempt:${cfg.productId}`)
+  const sendOrder = orderSender(attemptStore, (message) => {
     $('aguarde').textContent = message
   })
 
@@ -355,10 +364,7 @@ type FieldName =
       }))
       showAnswer(answer)
     } catch (error) {
-      // Our own messages are plain Errors; the browser's (a failed fetch, unreadable JSON) are in
-      // English and say nothing to a buyer.
-      const ours = error instanceof Error && error.constructor === Error && error.message
-      showError(ours || 'Não foi possível concluir. Tente de novo.')
+      showFailure(error)
     } finally {
       // While a payment of unknown outcome is confirmed, the button stays off and says why.
       if (!confirming) {
@@ -418,7 +424,7 @@ type FieldName =
 
   // An order sent from this tab whose answer was lost before a reload: what it became, not the
   // form again (paying again would be a second purchase, a card charged twice).
-  void lostAnswer<CreateResult>(attemptStorage, (message) => {
+  void lostAnswer<CreateResult>(attemptStore, (message) => {
     $('aguarde').textContent = message
   }).then((answer) => {
     $('aguarde').textContent = ''
@@ -426,9 +432,7 @@ type FieldName =
     try {
       showAnswer(answer)
     } catch (error) {
-      showError(
-        error instanceof Error ? error.message : 'Não foi possível concluir. Tente de novo.',
-      )
+      showFailure(error)
     }
   })
 

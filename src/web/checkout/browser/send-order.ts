@@ -48,7 +48,7 @@ interface Attempt {
  * is sent again only for the same intent. `bodyOf` makes the body (a card token, say) only for a
  * new attempt. `onWait` tells the buyer the page is about to try again by itself.
  */
-export function orderSender(storageName: string, onWait: (message: string) => void) {
+export function orderSender(store: AttemptStore, onWait: (message: string) => void) {
   let kept: Attempt | null = null
   return async function send<T extends { error?: string }>(
     intent: string,
@@ -60,7 +60,7 @@ export function orderSender(storageName: string, onWait: (message: string) => vo
       kept = { intent, key: randomKey(), body: JSON.stringify(body), method }
     }
     const attempt = kept
-    stored(storageName, `${attempt.method} ${attempt.key}`)
+    store.keep(attempt)
     for (let retries = 0; ; retries++) {
       const res = await fetch('/api/checkout/create', {
         method: 'POST',
@@ -72,7 +72,7 @@ export function orderSender(storageName: string, onWait: (message: string) => vo
       const wait = retryAfterSeconds(res)
       if (wait === null) {
         if (kept === attempt) kept = null
-        stored(storageName, null)
+        store.forget()
         return { res, result, method: attempt.method }
       }
       // Shed, or still being handled: nothing new was done, so the attempt stays for the next click.
@@ -84,7 +84,7 @@ export function orderSender(storageName: string, onWait: (message: string) => vo
   }
 }
 
-/** How long the page asks about a lost answer still being handled before leaving it be. */
+/** How many times the page asks about a lost answer still being handled before leaving it be. */
 const LOST_ANSWER_TRIES = 10
 
 /**
@@ -93,43 +93,59 @@ const LOST_ANSWER_TRIES = 10
  * order never reached the service (its key is then forgotten), or when it cannot be asked now.
  */
 export async function lostAnswer<T>(
-  storageName: string,
+  store: AttemptStore,
   onWait: (message: string) => void,
 ): Promise<Answer<T> | null> {
-  const [method, key] = (stored(storageName) ?? '').split(' ')
-  if (!method || !key) return null
+  const kept = store.read()
+  if (!kept) return null
   for (let tries = 1; ; tries++) {
-    const res = await fetch(`/api/checkout/attempts/${key}`).catch(() => null)
+    const res = await fetch(`/api/checkout/attempts/${kept.key}`).catch(() => null)
     if (!res) return null
     if (res.status === 404) {
-      stored(storageName, null)
+      store.forget()
       return null
     }
-    if (res.status === 409) {
+    const wait = retryAfterSeconds(res)
+    if (wait !== null) {
       if (tries === LOST_ANSWER_TRIES) return null
       onWait(STILL_PROCESSING_WAIT)
-      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000))
       continue
     }
     const result = (await res.json().catch(() => null)) as T | null
     if (!result) return null
-    stored(storageName, null)
-    return { res, result, method }
+    store.forget()
+    return { res, result, method: kept.method }
   }
 }
 
+/** Where the tab keeps its unanswered attempt: its key and payment method, never its body. */
+export interface AttemptStore {
+  read(): { key: string; method: string } | null
+  keep(attempt: { key: string; method: string }): void
+  forget(): void
+}
+
 /**
- * The unanswered attempt's method and key in sessionStorage: read them (no value given), keep
- * them, or forget them (null). Storage can be off (private modes, policies): the page then
- * works as before.
+ * An AttemptStore in the tab's sessionStorage under `name`. Storage can be off (private modes,
+ * policies): the page then works as before, keeping the attempt in memory only.
  */
-function stored(name: string, value?: string | null): string | null {
-  try {
-    if (value === undefined) return sessionStorage.getItem(name)
-    if (value === null) sessionStorage.removeItem(name)
-    else sessionStorage.setItem(name, value)
-  } catch {}
-  return null
+export function sessionAttemptStore(name: string): AttemptStore {
+  const quietly = <R>(use: () => R): R | null => {
+    try {
+      return use()
+    } catch {
+      return null
+    }
+  }
+  return {
+    read: () => {
+      const [method, key] = (quietly(() => sessionStorage.getItem(name)) ?? '').split(' ')
+      return method && key ? { method, key } : null
+    },
+    keep: ({ key, method }) => quietly(() => sessionStorage.setItem(name, `${method} ${key}`)),
+    forget: () => quietly(() => sessionStorage.removeItem(name)),
+  }
 }
 
 /** 128 random bits in hex: `crypto.randomUUID` exists only on HTTPS pages and localhost. */
