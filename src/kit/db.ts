@@ -288,9 +288,9 @@ export async function openDatabase(opts: {
       coalescers.set(db, new Coalescer(pool))
       sharers.set(db, new SharedTransactions(pool, (fn) => withTx(db, fn), sharedBy))
     }
-    const relaxed = new Kysely<DB>({
-      dialect: new PostgresDialect({ pool: poolOf(RELAXED_POOL, '-c synchronous_commit=off') }),
-    })
+    const relaxedPool = poolOf(RELAXED_POOL, '-c synchronous_commit=off')
+    const relaxed = new Kysely<DB>({ dialect: new PostgresDialect({ pool: relaxedPool }) })
+    if (opts.preparedStatements !== false) coalescers.set(relaxed, new Coalescer(relaxedPool))
     return {
       db,
       relaxed,
@@ -314,6 +314,7 @@ export async function openDatabase(opts: {
         // Kysely ends the pool only if it ever took a connection from it: the coalescers take
         // theirs without it.
         if (!pool.ending) await pool.end()
+        if (!relaxedPool.ending) await relaxedPool.end()
       },
     }
   }
@@ -358,12 +359,17 @@ const coalescers = new WeakMap<Db, Coalescer>()
 /**
  * Runs a statement that is its own transaction, on PostgreSQL together with others that wait
  * for a connection at the same moment (kit/pg-coalescer.ts): for writes that can share a
- * transaction with another caller's and that, refused, leave nothing. PGlite: as any statement.
+ * transaction with another caller's and that, refused, leave nothing. `locks`: a row other
+ * callers lock too, which the statement locks (its place in the batch). PGlite: as any statement.
  */
-export async function runTogether<Row>(db: Db, query: CompiledQuery): Promise<{ rows: Row[] }> {
+export async function runTogether<Row>(
+  db: Db,
+  query: CompiledQuery,
+  locks?: string,
+): Promise<{ rows: Row[] }> {
   const coalescer = coalescers.get(db)
   if (!coalescer) return db.executeQuery<Row>(query)
-  return (await coalescer.run(query)) as unknown as { rows: Row[] }
+  return (await coalescer.run(query, locks)) as unknown as { rows: Row[] }
 }
 
 const sharers = new WeakMap<Db, SharedTransactions>()

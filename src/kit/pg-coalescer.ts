@@ -78,19 +78,25 @@ export abstract class Gathering<Call extends { reject(error: unknown): void }> {
 
 interface Call {
   query: CompiledQuery
+  /** The contended row the statement locks (inLockOrder), if any. */
+  locks: string | undefined
   resolve(result: RunResult): void
   reject(error: unknown): void
 }
 
 export class Coalescer extends Gathering<Call> {
-  /** Runs `query` as its own transaction, possibly together with others. */
-  run(query: CompiledQuery): Promise<RunResult> {
+  /**
+   * Runs `query` as its own transaction, possibly together with others. `locks`: the row others
+   * may lock too that it locks (a rate-limit bucket), which sets its place in a batch.
+   */
+  run(query: CompiledQuery, locks?: string): Promise<RunResult> {
     return new Promise((resolve, reject) => {
-      this.enqueue({ query, resolve, reject })
+      this.enqueue({ query, locks, resolve, reject })
     })
   }
 
-  protected async send(client: PipeliningClient, calls: Call[]) {
+  protected async send(client: PipeliningClient, gathered: Call[]) {
+    const calls = inLockOrder(gathered)
     /** The connection failed: it is dropped, and the calls not yet sent wait for another. */
     let broken: Error | undefined
     let unsent: Call[] = []
@@ -138,4 +144,18 @@ export class Coalescer extends Gathering<Call> {
       if (unsent.length) this.requeue(unsent)
     }
   }
+}
+
+/**
+ * A batch holds each row it locks until its commit, so two batches on two connections that lock
+ * two shared rows in opposite orders would deadlock (until PostgreSQL ends one, after a second).
+ * Statements naming the row they lock go in that row's order, after the others in theirs: every
+ * batch takes shared rows in one order, and none waits on another while holding what it wants.
+ */
+function inLockOrder(calls: Call[]): Call[] {
+  if (!calls.some((call) => call.locks !== undefined)) return calls
+  const free = calls.filter((call) => call.locks === undefined)
+  const locking = calls.filter((call) => call.locks !== undefined)
+  locking.sort((a, b) => (a.locks! < b.locks! ? -1 : a.locks! > b.locks! ? 1 : 0))
+  return [...free, ...locking]
 }

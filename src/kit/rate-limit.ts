@@ -54,12 +54,19 @@ const HIT_ALONE: Fragment = {
   parameters: [],
 }
 
-/** One hit of `key` under `rule`, as a part of a statement (kit/statement.ts), and its instant. */
-export function hitPart(clock: Clock, rule: RateLimit, key: string): { part: Part; at: Date } {
+/**
+ * One hit of `key` under `rule`, as a part of a statement (kit/statement.ts), its instant, and
+ * the bucket whose row it locks.
+ */
+export function hitPart(
+  clock: Clock,
+  rule: RateLimit,
+  key: string,
+): { part: Part; at: Date; bucket: string } {
   const now = clock.now()
   const since = new Date(now.getTime() - rule.windowMs)
   const values = { bucket: bucketOf(rule, key), now, since, limit: rule.limit }
-  return { part: { name: HIT, query: hitInsert(values) }, at: now }
+  return { part: { name: HIT, query: hitInsert(values) }, at: now, bucket: values.bucket }
 }
 
 /** Throws 429 (with Retry-After) for a hit the window had no room for; else returns its instant. */

@@ -130,19 +130,24 @@ const handedOver = (parts: Part[]) =>
  * Runs the parts as one statement; the rows of `select`. `endsTransaction`: the statement is its
  * transaction's last, and commits it (kit/db.ts ENDS_TRANSACTION): nothing may run in the
  * transaction after it, and nothing the caller does after it may fail. `together`: on the pool,
- * the statement may share its transaction with other callers' (kit/db.ts runTogether).
+ * the statement may share its transaction with other callers' (kit/db.ts runTogether), and
+ * `locks` names the row others lock too that it locks (its place among them).
  */
 export async function writeParts<Row = never>(
   db: Executor,
   parts: Part[],
   select?: RawBuilder<Row> | Fragment,
-  { endsTransaction = false, together = false } = {},
+  {
+    endsTransaction = false,
+    together = false,
+    locks,
+  }: { endsTransaction?: boolean; together?: boolean; locks?: string } = {},
 ): Promise<Row[]> {
   if (!parts.length) return []
   const statement = partsStatement(parts, select, endsTransaction && db.isTransaction)
   const { rows } =
     together && !db.isTransaction
-      ? await runTogether<Row>(db as Db, statement)
+      ? await runTogether<Row>(db as Db, statement, locks)
       : await db.executeQuery<Row>(statement)
   const takers = handedOver(parts)
   if (!takers.length) return rows

@@ -13,7 +13,7 @@ import {
   type RootOperationNode,
   sql,
 } from 'kysely'
-import type { Executor } from './db.ts'
+import { type Db, type Executor, runTogether } from './db.ts'
 import type { DB } from './db-schema.ts'
 
 /** Kysely without a connection: it only builds and compiles. */
@@ -133,10 +133,18 @@ export async function runFragment<Row>(db: Executor, { sql, parameters }: Fragme
   return (await db.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters]))).rows
 }
 
-/** fragmentTemplate, run: the statement's rows for these values. */
+/**
+ * fragmentTemplate, run: the statement's rows for these values. `together`: a statement that is
+ * its own transaction, outside one, may share it with other callers' (kit/db.ts runTogether).
+ */
 export function template<V extends object, Row>(
   build: Build<V, Row>,
+  { together = false } = {},
 ): (db: Executor, values: V) => Promise<Row[]> {
   const fragment = fragmentTemplate(build)
-  return (db, values) => runFragment<Row>(db, fragment(values))
+  return async (db, values) => {
+    if (!together || db.isTransaction) return runFragment<Row>(db, fragment(values))
+    const { sql, parameters } = fragment(values)
+    return (await runTogether<Row>(db as Db, CompiledQuery.raw(sql, [...parameters]))).rows
+  }
 }

@@ -112,6 +112,53 @@ describe(`statements written together (${engine})`, () => {
       }
     })
 
+    it('sends statements that lock a shared row in its order: two batches meeting on two rows do not deadlock', async () => {
+      const two = await openDatabase({ databaseUrl: testDb.url!, poolSize: 2 })
+      try {
+        await sql`CREATE TABLE buckets (name text PRIMARY KEY, xid bigint NOT NULL)`.execute(two.db)
+        // Each statement takes 50 ms before its row: the two batches run side by side.
+        const hit = (name: string, locks?: string) =>
+          writeParts(
+            two.db,
+            [
+              {
+                name: 'hit',
+                query: sql`INSERT INTO buckets (name, xid)
+                  SELECT ${name}, txid_current() FROM pg_sleep(0.05)
+                  ON CONFLICT (name) DO UPDATE SET xid = excluded.xid`,
+              },
+            ],
+            undefined,
+            { together: true, locks },
+          )
+        const free = (round: string, n: number) =>
+          Array.from({ length: 6 }, (_, i) => hit(`${round}-${n}-${i}`))
+        // Sixteen at once: the first eight on one connection, the next eight on the other. In
+        // the order they came, the first batch would lock a then want b, the second lock b
+        // then want a.
+        const round = (name: string) =>
+          Promise.allSettled([
+            hit('a', 'a'),
+            ...free(name, 1),
+            hit('b', 'b'),
+            hit('b', 'b'),
+            ...free(name, 2),
+            hit('a', 'a'),
+          ])
+        await round('warm-up') // each text prepared on both connections: from now on, batches
+        const results = await round('measured')
+        expect(results.every((r) => r.status === 'fulfilled')).toBe(true)
+        const { rows: batches } = await sql<{ n: number }>`
+          SELECT count(DISTINCT xid)::int AS n FROM buckets WHERE name LIKE 'measured-%'`.execute(
+          two.db,
+        )
+        // Two transactions: neither batch was ended by a deadlock and run again one by one.
+        expect(batches[0]!.n).toBe(2)
+      } finally {
+        await two.close()
+      }
+    })
+
     it('when the connection is lost under a lone statement, the ones not sent go on another', async () => {
       await write(50)
       // A text new to the connection goes alone, after the sleeping one (alone too then).

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { withTx } from '../../src/kit/db.ts'
 import { writeParts } from '../../src/kit/statement.ts'
 import { compileTemplate, fragmentTemplate, template } from '../../src/kit/template.ts'
 import { createTestDatabase, engine, type TestDatabase } from '../setup/database.ts'
@@ -99,5 +100,32 @@ describe(`statements compiled once (${engine})`, () => {
     const { rows } = await sql<{ id: number; note: string }>`
       SELECT id, note FROM tpl_notes WHERE kind = 'pair' ORDER BY id`.execute(db)
     expect(rows.map((r) => `${r.id}:${r.note}`)).toEqual(['10:n10', '11:n11', '20:n20', '21:n21'])
+  })
+
+  it('runs a `together` statement in one transaction with those started beside it, on either pool, and inside a caller’s transaction in that one', async () => {
+    const { db, relaxed } = testDb.database
+    const stamp = template(
+      (_, v: { id: number }) =>
+        sql<{ xid: string }>`INSERT INTO tpl_notes (id, note, kind)
+          VALUES (${v.id}, txid_current()::text, 'together') RETURNING note AS xid`,
+      { together: true },
+    )
+    const xidsOf = async (rows: Promise<{ xid: string }[]>[]) =>
+      new Set((await Promise.all(rows)).map(([row]) => row!.xid)).size
+    for (const [base, pool] of [
+      [100, db],
+      [200, relaxed],
+    ] as const) {
+      // Run once first: a statement goes with others only where it is prepared already.
+      await stamp(pool, { id: base })
+      const beside = [1, 2, 3].map((i) => stamp(pool, { id: base + i }))
+      // PGlite runs one statement at a time, each its own transaction.
+      expect(await xidsOf(beside)).toBe(engine === 'postgres' ? 1 : 3)
+    }
+    const [inside, own] = await withTx(db, async (tx) => [
+      (await stamp(tx, { id: 300 }))[0]!.xid,
+      (await sql<{ xid: string }>`SELECT txid_current()::text AS xid`.execute(tx)).rows[0]!.xid,
+    ])
+    expect(inside).toBe(own)
   })
 })

@@ -248,9 +248,12 @@ export async function sellableAfterHit(
   productId: string,
   planId?: string,
 ) {
-  const { part, at } = hitPart(clock, limit.rule, limit.key)
+  const { part, at, bucket } = hitPart(clock, limit.rule, limit.key)
   const read = besideHit(repo.productWithPlanRead(productId, planId))
-  const [row] = await writeParts<HitRow & ProductWithPlanRow>(relaxed, [part], read)
+  const [row] = await writeParts<HitRow & ProductWithPlanRow>(relaxed, [part], read, {
+    together: true,
+    locks: bucket,
+  })
   checkHit(limit.rule, at, row!)
   const { hit_allowed: _, hit_blocking: __, ...found } = row!
   return sellableOf(repo.productWithPlanOf(found))

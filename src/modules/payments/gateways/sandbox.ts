@@ -94,31 +94,39 @@ const CHARGE_COLUMNS = [
   'saved_card',
 ] as const
 
-/** The sandbox's two statements of every purchase, compiled once (kit/template.ts). */
-const insertSandboxCharge = template((q, v: SandboxChargeRow) =>
-  q
-    .insertInto('sandbox_charges')
-    .values({
-      id: v.id,
-      method: v.method,
-      amount_cents: v.amount_cents,
-      status: v.status,
-      reference: v.reference,
-      callback_url: v.callback_url,
-      expires_at: v.expires_at,
-      saved_card: v.saved_card,
-      created_at: v.created_at,
-    })
-    .onConflict((oc) => oc.column('reference').doNothing())
-    .returning(CHARGE_COLUMNS),
+/**
+ * The sandbox's two statements of every purchase, compiled once (kit/template.ts); each its own
+ * transaction, which under load it shares with other callers' on the relaxed pool
+ * (kit/pg-coalescer.ts), as a gateway's database batches its own writes.
+ */
+const insertSandboxCharge = template(
+  (q, v: SandboxChargeRow) =>
+    q
+      .insertInto('sandbox_charges')
+      .values({
+        id: v.id,
+        method: v.method,
+        amount_cents: v.amount_cents,
+        status: v.status,
+        reference: v.reference,
+        callback_url: v.callback_url,
+        expires_at: v.expires_at,
+        saved_card: v.saved_card,
+        created_at: v.created_at,
+      })
+      .onConflict((oc) => oc.column('reference').doNothing())
+      .returning(CHARGE_COLUMNS),
+  { together: true },
 )
 
-const setSandboxStatus = template((q, v: { id: string; status: string }) =>
-  q
-    .updateTable('sandbox_charges')
-    .set({ status: v.status })
-    .where('id', '=', v.id)
-    .returning(['id', 'reference', 'amount_cents', 'callback_url']),
+const setSandboxStatus = template(
+  (q, v: { id: string; status: string }) =>
+    q
+      .updateTable('sandbox_charges')
+      .set({ status: v.status })
+      .where('id', '=', v.id)
+      .returning(['id', 'reference', 'amount_cents', 'callback_url']),
+  { together: true },
 )
 
 export function createSandboxGateway(deps: SandboxDeps): PaymentGateway {
