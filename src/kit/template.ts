@@ -143,8 +143,12 @@ export function template<V extends object, Row>(
 ): (db: Executor, values: V) => Promise<Row[]> {
   const fragment = fragmentTemplate(build)
   return async (db, values) => {
-    if (!together || db.isTransaction) return runFragment<Row>(db, fragment(values))
     const { sql, parameters } = fragment(values)
-    return (await runTogether<Row>(db as Db, CompiledQuery.raw(sql, [...parameters]))).rows
+    const query = CompiledQuery.raw(sql, [...parameters])
+    const { rows } =
+      together && !db.isTransaction
+        ? await runTogether<Row>(db as Db, query)
+        : await db.executeQuery<Row>(query)
+    return rows
   }
 }

@@ -159,14 +159,20 @@ interface Entry {
  */
 const ANONYMOUS = sql`owner LIKE 'ip:%'`
 
-/** The statements of every keyed POST, compiled once (kit/template.ts). */
-const claim = template((q, v: Entry) =>
-  q
-    .insertInto('idempotency_keys')
-    .values({ owner: v.owner, key: v.key, request_hash: v.requestHash, created_at: v.now })
-    // Any unique index: this owner's key, or (anonymous) the same request from elsewhere.
-    .onConflict((oc) => oc.doNothing())
-    .returning('key'),
+/**
+ * The statements of every keyed POST, compiled once (kit/template.ts). Under load each shares its
+ * transaction with other statements on the relaxed pool (kit/pg-coalescer.ts): the rows are
+ * each request's own, so only one key in flight twice could make two batches wait on each other.
+ */
+const claim = template(
+  (q, v: Entry) =>
+    q
+      .insertInto('idempotency_keys')
+      .values({ owner: v.owner, key: v.key, request_hash: v.requestHash, created_at: v.now })
+      // Any unique index: this owner's key, or (anonymous) the same request from elsewhere.
+      .onConflict((oc) => oc.doNothing())
+      .returning('key'),
+  { together: true },
 )
 const storeAnswer = template(
   (q, v: { owner: string; key: string; status: number; body: string | null }) =>
@@ -175,6 +181,7 @@ const storeAnswer = template(
       .set({ response_status: v.status, response_body: v.body })
       .where('owner', '=', v.owner)
       .where('key', '=', v.key),
+  { together: true },
 )
 
 /** Claims the key for this request; undefined when it is taken (or the same request ran elsewhere). */

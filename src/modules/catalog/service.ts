@@ -239,7 +239,8 @@ export async function sellable(db: Executor, productId: string, planId?: string)
 /**
  * sellable, read in the statement that logs the request's rate-limit hit (kit/rate-limit.ts):
  * one round trip for both. A hit the window had no room for is the answer (429), whatever the
- * product; the hit commits as the relaxed pool commits (kit/db.ts).
+ * product; the hit commits as the relaxed pool commits (kit/db.ts), under load in one
+ * transaction with other statements there, its bucket's row taken in order (kit/pg-coalescer.ts).
  */
 export async function sellableAfterHit(
   relaxed: Db,
