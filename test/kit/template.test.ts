@@ -110,8 +110,9 @@ describe(`statements compiled once (${engine})`, () => {
           VALUES (${v.id}, txid_current()::text, 'together') RETURNING note AS xid`,
       { together: true },
     )
-    const xidsOf = async (rows: Promise<{ xid: string }[]>[]) =>
-      new Set((await Promise.all(rows)).map(([row]) => row!.xid)).size
+    /** How many transactions the runs took. */
+    const transactionsAmong = async (runs: Promise<{ xid: string }[]>[]) =>
+      new Set((await Promise.all(runs)).map(([row]) => row!.xid)).size
     for (const [base, pool] of [
       [100, db],
       [200, relaxed],
@@ -120,7 +121,7 @@ describe(`statements compiled once (${engine})`, () => {
       await stamp(pool, { id: base })
       const beside = [1, 2, 3].map((i) => stamp(pool, { id: base + i }))
       // PGlite runs one statement at a time, each its own transaction.
-      expect(await xidsOf(beside)).toBe(engine === 'postgres' ? 1 : 3)
+      expect(await transactionsAmong(beside)).toBe(engine === 'postgres' ? 1 : 3)
     }
     const [inside, own] = await withTx(db, async (tx) => [
       (await stamp(tx, { id: 300 }))[0]!.xid,
