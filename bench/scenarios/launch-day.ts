@@ -652,7 +652,7 @@ async function deepPages(
     )
     // One buyer's few orders among them, spread over the whole list, paid by card: what a filter
     // that keeps few finds (a support look-up, an integration's "what did this buyer buy"), alone
-    // or beside one that keeps all.
+    // or beside one that keeps most.
     await client.query(
       `UPDATE orders SET buyer_email = $2, payment_method = 'card', status = 'paid', paid_at = created_at
        WHERE account_id = $1 AND created_at IN (

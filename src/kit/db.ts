@@ -32,7 +32,8 @@ export interface Database {
    * `synchronous_commit = off`; PGlite: `db` itself): for bookkeeping whose loss, should the
    * database server crash in the next fraction of a second, only repeats work — a worker's
    * claims and marks on the outbox (a mail or webhook sent once more, at least once as ever),
-   * a rate limit's count. Never for money, orders or anything a person was told happened.
+   * a rate limit's count, an idempotency key (why that is safe: kit/http/idempotency.ts). Never
+   * for money, orders or anything a person was told happened.
    */
   relaxed: Db
   driver: 'pglite' | 'postgres'
@@ -74,7 +75,10 @@ function parseInt8(text: string): number {
   return value
 }
 
-/** Connections of the relaxed-commit pool: the workers' outbox writes and rate-limit counts. */
+/**
+ * Connections of the relaxed-commit pool: the workers' outbox writes, rate-limit counts,
+ * idempotency keys and the sandbox's books.
+ */
 const RELAXED_POOL = 4
 
 /**
@@ -284,13 +288,13 @@ export async function openDatabase(opts: {
     }
     const pool = poolOf(opts.poolSize ?? 10)
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
-    if (opts.preparedStatements !== false) {
-      coalescers.set(db, new Coalescer(pool))
-      sharers.set(db, new SharedTransactions(pool, (fn) => withTx(db, fn), sharedBy))
-    }
     const relaxedPool = poolOf(RELAXED_POOL, '-c synchronous_commit=off')
     const relaxed = new Kysely<DB>({ dialect: new PostgresDialect({ pool: relaxedPool }) })
-    if (opts.preparedStatements !== false) coalescers.set(relaxed, new Coalescer(relaxedPool))
+    if (opts.preparedStatements !== false) {
+      coalescers.set(db, new Coalescer(pool))
+      coalescers.set(relaxed, new Coalescer(relaxedPool))
+      sharers.set(db, new SharedTransactions(pool, (fn) => withTx(db, fn), sharedBy))
+    }
     return {
       db,
       relaxed,
